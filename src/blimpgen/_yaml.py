@@ -1,0 +1,116 @@
+"""Safe YAML loading that remembers where every key was written.
+
+``load_yaml(path)`` returns the data and a ``{key_path: line}`` table, so that a later
+validation error on ``slots.noun.where`` can name the line it came from. Duplicate keys
+are errors (PyYAML silently keeps the last one). Only ``yaml.SafeLoader`` is used.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from blimpgen.errors import SpecError
+
+KeyPath = tuple[str | int, ...]
+
+
+def key_path_str(path: KeyPath) -> str:
+    """Render ``("slots", "noun", 0)`` as ``slots.noun[0]``."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out
+
+
+class LineTable:
+    """The line of every key path in one YAML document."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.lines: dict[KeyPath, int] = {}
+
+    def line_of(self, path: KeyPath) -> int:
+        """Line of ``path`` or of its nearest recorded ancestor (1 when none)."""
+        path = tuple(path)
+        while path:
+            if path in self.lines:
+                return self.lines[path]
+            path = path[:-1]
+        return self.lines.get((), 1)
+
+    def error(self, path: KeyPath, message: str) -> SpecError:
+        """Build a :class:`SpecError` located at ``path``."""
+        return SpecError(message, self.file, self.line_of(path), key_path_str(path))
+
+
+def load_yaml_text(text: str, file: str) -> tuple[Any, LineTable]:
+    """Parse one YAML document from ``text`` (``file`` names it in errors).
+
+    Raises:
+        SpecError: for syntax errors, duplicate keys, non-string keys or several documents.
+    """
+    table = LineTable(file)
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None, table
+        _walk(node, (), table)
+        data = loader.construct_document(node)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else 0
+        problem = " ".join(str(p) for p in (exc.context, exc.problem) if p)
+        raise SpecError(f"YAML syntax error: {problem}", file, line) from None
+    except yaml.YAMLError as exc:
+        raise SpecError(f"YAML error: {exc}", file, 0) from None
+    except RecursionError:
+        raise SpecError("YAML nesting is too deep", file, 0) from None
+    finally:
+        loader.dispose()
+    return data, table
+
+
+def load_yaml(path: Path | str, display: str | None = None) -> tuple[Any, LineTable]:
+    """Read and parse a YAML file; see :func:`load_yaml_text`.
+
+    Raises:
+        SpecError: when the file cannot be read or parsed.
+    """
+    path = Path(path)
+    name = display or str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SpecError(f"cannot read file: {exc.__class__.__name__}: {exc}", name) from None
+    return load_yaml_text(text, name)
+
+
+def _walk(node: yaml.Node, path: KeyPath, table: LineTable) -> None:
+    table.lines.setdefault(path, node.start_mark.line + 1)
+    if isinstance(node, yaml.MappingNode):
+        seen: dict[str, int] = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise SpecError("mapping keys must be plain strings", table.file,
+                                key_node.start_mark.line + 1, key_path_str(path))
+            key = key_node.value
+            line = key_node.start_mark.line + 1
+            if key == "<<":
+                raise SpecError("YAML merge keys ('<<') are not supported", table.file, line,
+                                key_path_str(path))
+            if key in seen:
+                raise SpecError(f"duplicate key {key!r} (first written on line {seen[key]})",
+                                table.file, line, key_path_str(path + (key,)))
+            seen[key] = line
+            table.lines[path + (key,)] = line
+            _walk(value_node, path + (key,), table)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            _walk(item, path + (index,), table)

@@ -1,0 +1,98 @@
+"""The ``blimpgen`` command line: a click group whose subcommands load lazily.
+
+Each subcommand lives in its own module under ``blimpgen.cli`` and only parses options
+before calling one library function. Importing this module imports no subcommand, so
+``blimpgen --help`` and ``blimpgen gen`` never import torch.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+
+import click
+
+from blimpgen import __version__
+
+# command name -> "module:attribute"; a module that is not installed is simply not listed.
+LAZY_COMMANDS: dict[str, str] = {
+    "list": "blimpgen.cli.generate:list_command",
+    "gen": "blimpgen.cli.generate:gen_command",
+    "show": "blimpgen.cli.generate:show_command",
+    "eval": "blimpgen.cli.evaluate:eval_command",
+    "report": "blimpgen.cli.evaluate:report_command",
+    "ngram": "blimpgen.cli.evaluate:ngram_group",
+    "validate": "blimpgen.cli.validate:validate_group",
+    "export": "blimpgen.cli.export:export_group",
+}
+
+HELP = {
+    "list": "List paradigms: UID, phenomenon, field, description.",
+    "gen": "Generate minimal pairs as BLiMP-schema JSONL.",
+    "show": "Preview a paradigm: good / *bad per line.",
+    "eval": "Score generated pairs with a language model.",
+    "report": "Combine result folders into tables and figures.",
+    "ngram": "Train and inspect n-gram baseline models.",
+    "validate": "Human validation on Mechanical Turk: batches and results.",
+    "export": "Export to Hugging Face datasets and lm-evaluation-harness.",
+}
+
+
+class LazyGroup(click.Group):
+    """A click group that imports a subcommand's module only when it runs."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(name for name, target in LAZY_COMMANDS.items() if _module_exists(target))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = LAZY_COMMANDS.get(cmd_name)
+        if target is None or not _module_exists(target):
+            return None
+        module_name, _, attr = target.partition(":")
+        return getattr(importlib.import_module(module_name), attr)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, HELP.get(name, "")) for name in self.list_commands(ctx)]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+def _module_exists(target: str) -> bool:
+    module_name = target.partition(":")[0]
+    return importlib.util.find_spec(module_name) is not None
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="blimpgen")
+@click.option("--verbose", is_flag=True, help="Show full tracebacks on errors.")
+@click.pass_context
+def cli(ctx: click.Context, verbose: bool) -> None:
+    """blimpgen: build linguistic minimal-pair test suites for language models."""
+    ctx.ensure_object(dict)
+    ctx.obj["verbose"] = verbose
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console-script entry point: run the CLI, turning BlimpgenError into one-line messages."""
+    from blimpgen.errors import BlimpgenError
+
+    verbose = "--verbose" in (argv if argv is not None else sys.argv[1:])
+    try:
+        cli.main(args=argv, prog_name="blimpgen", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("Aborted!", err=True)
+        sys.exit(1)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except BlimpgenError as exc:
+        if verbose:
+            raise
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    except BrokenPipeError:
+        sys.exit(0)

@@ -1,0 +1,16 @@
+"""The registry of slot kinds. Built-ins are registered here, in one place, lazily.
+
+Third parties add kinds through the ``blimpgen.kinds`` entry-point group; a kind is a
+:class:`~blimpgen.generators.kinds.base.SlotKind` subclass with a nested ``Params`` model.
+"""
+
+from blimpgen.registry import Registry
+
+slot_kinds: Registry = Registry("slot kind", entry_point_group="blimpgen.kinds")
+slot_kinds.register("word.v1", "blimpgen.generators.kinds.simple:WordKind")
+slot_kinds.register("choice.v1", "blimpgen.generators.kinds.simple:ChoiceKind")
+slot_kinds.register("dp.v1", "blimpgen.generators.kinds.phrases:DPKind")
+slot_kinds.register("args.v1", "blimpgen.generators.kinds.phrases:ArgsKind")
+slot_kinds.register("verb_group.v1", "blimpgen.generators.kinds.verbs:VerbGroupKind")
+
+__all__ = ["slot_kinds"]

@@ -1,0 +1,187 @@
+"""What every slot kind shares: parameters, candidate selection, and phrase values.
+
+A slot kind turns its parameters (validated by a pydantic model, ``Params``) into a sampler:
+``sample(rng, bindings)`` returns a value (a :class:`~blimpgen.vocab.Word` or a :class:`Phrase`)
+or ``None`` when no candidate fits, which the generator counts as that slot running dry.
+
+:class:`Selector` does the constraint work. Top-level conjuncts of a formula without references
+are evaluated once; the rest are evaluated per distinct value of the references they mention,
+and the filtered list is cached under that key. Words are uniform within a candidate list.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict
+
+from blimpgen.errors import SpecError
+from blimpgen.vocab import query
+from blimpgen.vocab.lexeme import Word
+from blimpgen.vocab.lexicon import Lexicon
+
+Bindings = dict[str, Any]
+
+
+class Params(BaseModel):
+    """Base for kind parameter models: strict, frozen, no unknown keys."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class Phrase:
+    """A multi-word value (a DP, a verb group). Features come from its head word.
+
+    Subclasses set ``head`` and ``parts`` (name -> Word or None) and implement ``__str__``.
+    """
+
+    head: Word
+    parts: dict[str, Any]
+
+    def get(self, name: str) -> Any:
+        """A named part (``verb``, ``aux``, ``det``) or a feature of the head."""
+        if name in self.parts:
+            return self.parts[name]
+        return self.head.get(name)
+
+    @property
+    def signature(self) -> tuple:
+        return self.head.signature
+
+    def words(self) -> Iterator[tuple[str, Word]]:
+        """(part name, word) for every word in the phrase."""
+        for name, value in self.parts.items():
+            if isinstance(value, Word):
+                yield name, value
+            elif isinstance(value, Phrase):
+                for sub, word in value.words():
+                    yield f"{name}.{sub}", word
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        value = self.get(name)
+        if value is None:
+            raise AttributeError(f"{type(self).__name__} has no part or feature {name!r}")
+        return value
+
+
+def resolve(bindings: Bindings, path: tuple[str, ...]) -> Any:
+    """Follow ``slot.part.feature`` through bound values; ``None`` when any step is missing."""
+    value = bindings.get(path[0])
+    for part in path[1:]:
+        if value is None:
+            return None
+        value = value.get(part)
+    return value
+
+
+def _key_of(value: Any) -> Any:
+    if isinstance(value, (Word, Phrase)):
+        return ("sig", value.signature)
+    return value
+
+
+class Selector:
+    """Pick words satisfying a formula that may refer to earlier slots.
+
+    Args:
+        lexicon: the lexicon to select from.
+        formula: constraint-language text.
+        slots: names of earlier slots (references to others are errors).
+        where: a callable building a located SpecError from a message.
+
+    Raises:
+        SpecError: for syntax errors, unknown features/values or slots.
+    """
+
+    def __init__(self, lexicon: Lexicon, formula: str, slots: list[str],
+                 where: Callable[[str], SpecError]) -> None:
+        try:
+            node = query.parse(formula)
+        except SpecError as exc:
+            raise where(exc.message) from None
+        problems = query.check(node, lexicon.inventory, slots)
+        if problems:
+            raise where(problems[0])
+        self.formula = formula
+        self.lexicon = lexicon
+        static, dynamic = query.split_static(node)
+        categories = lexicon.categories
+        base = lexicon.words
+        if static:
+            text_node = ("and", *static) if len(static) > 1 else static[0]
+            base = lexicon.filter_node(text_node)
+        self.base: list[Word] = base
+        self.refs = [r for c in dynamic for r in query.refs(c)]
+        self.dynamic = [query.compile_formula(c, categories) for c in dynamic]
+        self.predicate = query.compile_formula(node, categories)
+        self._cache: dict[tuple, list[Word]] = {}
+
+    def candidates(self, bindings: Bindings) -> list[Word]:
+        """All words satisfying the formula under ``bindings`` (cached per reference values)."""
+        if not self.dynamic:
+            return self.base
+        values = {ref: resolve(bindings, ref.path) for ref in self.refs}
+        key = tuple(_key_of(values[ref]) for ref in self.refs)
+        found = self._cache.get(key)
+        if found is None:
+            def resolver(ref: query.Ref) -> Any:
+                return values[ref]
+            found = [w for w in self.base if all(p(w, resolver) for p in self.dynamic)]
+            self._cache[key] = found
+        return found
+
+    def pick(self, rng: random.Random, bindings: Bindings) -> Word | None:
+        """A uniformly random candidate, or ``None`` when there is none."""
+        found = self.candidates(bindings)
+        return found[rng.randrange(len(found))] if found else None
+
+    def holds(self, word: Any, bindings: Bindings) -> bool:
+        """Evaluate the whole formula afresh (no cache): used by tests and checks."""
+        return self.predicate(word, lambda ref: resolve(bindings, ref.path))
+
+
+class SlotKind(ABC):
+    """A registered way of filling a slot.
+
+    Args:
+        name: the slot's name in the spec.
+        params: validated parameters.
+        lexicon: the lexicon.
+        earlier: names of slots declared before this one.
+        where: builds a located SpecError for a parameter key (``where("msg", "head")``).
+    """
+
+    Params: ClassVar[type[Params]]
+
+    def __init__(self, name: str, params: Params, lexicon: Lexicon, earlier: list[str],
+                 where: Callable[..., SpecError]) -> None:
+        self.name = name
+        self.params = params
+        self.lexicon = lexicon
+        self.earlier = earlier
+        self.where = where
+
+    def selector(self, formula: str, key: str, extra_slots: tuple[str, ...] = ()) -> Selector:
+        """A :class:`Selector` whose errors point at parameter ``key`` of this slot."""
+        return Selector(self.lexicon, formula, list(self.earlier) + list(extra_slots),
+                        lambda message: self.where(message, key))
+
+    def check_slot_ref(self, name: str | None, key: str) -> None:
+        """Raise a located error if ``name`` is not an earlier slot."""
+        if name is not None and name not in self.earlier:
+            from blimpgen.errors import did_you_mean
+            raise self.where(f"unknown slot {name!r}{did_you_mean(name, self.earlier)} "
+                             f"(only earlier slots can be referenced)", key)
+
+    @abstractmethod
+    def sample(self, rng: random.Random, bindings: Bindings) -> Any | None:
+        """Return a value for this slot, or ``None`` when no candidate fits."""
+
+    @abstractmethod
+    def violations(self, value: Any, bindings: Bindings) -> list[str]:
+        """Re-check a sampled value against every declared constraint (for tests/checks)."""

@@ -1,0 +1,175 @@
+"""Phrase-building slot kinds: ``dp`` (determiner phrase) and ``args`` (a verb's complements)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Literal
+
+from pydantic import Field
+
+from blimpgen.generators.kinds.base import Bindings, Params, Phrase, SlotKind
+from blimpgen.generators.kinds.simple import EMPTY, distinct_clause
+from blimpgen.vocab import morphology
+from blimpgen.vocab.lexeme import Word
+
+DEFAULT_DET = "D and frequent"
+
+
+class DP(Phrase):
+    """A determiner phrase: optional determiner + head noun (or a bare name)."""
+
+    def __init__(self, det: Word | None, head: Word) -> None:
+        self.head = head
+        self.parts = {"det": det if det is not None else EMPTY, "head": head}
+        if det is None:
+            self.text = head.text
+        elif det.get("article"):
+            self.text = f"{morphology.indefinite_article(head.text)} {head.text}"
+        else:
+            self.text = f"{det.text} {head.text}"
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"DP({self.text!r})"
+
+
+class DPBuilder:
+    """Pick a head with ``head_formula`` and a determiner that agrees with it.
+
+    Proper names never take a determiner; with ``det="none"`` no head takes one (use it with
+    plural or mass heads: bare plurals).
+    """
+
+    def __init__(self, kind: SlotKind, head_formula: str, det_formula: str, key: str) -> None:
+        self.head = kind.selector(head_formula, key)
+        self.bare = det_formula == "none"
+        self.det = None if self.bare else kind.selector(
+            f"D and ({det_formula}) and agreement = head.agreement", "det", extra_slots=("head",))
+
+    def build(self, rng: random.Random, bindings: Bindings) -> DP | None:
+        head = self.head.pick(rng, bindings)
+        if head is None:
+            return None
+        if self.bare or head.category != "N":
+            return DP(None, head)
+        det = self.det.pick(rng, {**bindings, "head": head})
+        return None if det is None else DP(det, head)
+
+    def violations(self, value: DP, bindings: Bindings) -> list[str]:
+        problems = []
+        if not self.head.holds(value.head, bindings):
+            problems.append(f"{value.head.id} does not satisfy {self.head.formula}")
+        det = value.parts["det"]
+        if isinstance(det, Word) and not self.det.holds(det, {**bindings, "head": value.head}):
+            problems.append(f"determiner {det.id} does not agree with {value.head.id}")
+        return problems
+
+
+class DPKind(SlotKind):
+    """``kind: dp`` - a determiner phrase whose head satisfies ``head``.
+
+    Parameters: ``head`` (formula for the noun or name), ``det`` (formula for the determiner,
+    default ``D and frequent``; ``none`` for bare nouns), ``distinct`` (slots whose lemma the
+    head must not repeat).
+    """
+
+    class Params(Params):
+        head: str = Field(min_length=1)
+        det: str = DEFAULT_DET
+        distinct: tuple[str, ...] = ()
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        for slot in self.params.distinct:
+            self.check_slot_ref(slot, "distinct")
+        head = f"({self.params.head}){distinct_clause(self.params.distinct)}"
+        self.builder = DPBuilder(self, head, self.params.det, "head")
+
+    def sample(self, rng: random.Random, bindings: Bindings) -> DP | None:
+        return self.builder.build(rng, bindings)
+
+    def violations(self, value: Any, bindings: Bindings) -> list[str]:
+        return self.builder.violations(value, bindings)
+
+
+class Args(Phrase):
+    """A verb's complements in one frame (possibly empty)."""
+
+    def __init__(self, frame: str, parts: dict[str, Any], text: str) -> None:
+        self.frame = frame
+        self.parts = parts
+        self.text = text
+        self.head = next((p.head for p in parts.values() if isinstance(p, DP)), None)
+
+    def get(self, name: str) -> Any:
+        if name == "frame":
+            return self.frame
+        if name in self.parts:
+            return self.parts[name]
+        return self.head.get(name) if self.head is not None else None
+
+    @property
+    def signature(self) -> tuple:
+        return self.head.signature if self.head is not None else ()
+
+    def __str__(self) -> str:
+        return self.text
+
+
+FRAMES = ("intransitive", "transitive", "ditransitive", "dative")
+
+
+class ArgsKind(SlotKind):
+    """``kind: args`` - complements for the verb in slot ``verb``, in one of its frames.
+
+    ``frames`` lists the frames allowed here (the verb's own frames are intersected with it);
+    objects are DPs satisfying the verb's ``arg2``/``arg3`` (and ``object``, if given), with
+    lemmas distinct from the slots in ``distinct``.
+    """
+
+    class Params(Params):
+        verb: str
+        frames: tuple[Literal[FRAMES], ...] = ("intransitive", "transitive")  # type: ignore[valid-type]
+        object: str = "N or PN"
+        distinct: tuple[str, ...] = ()
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.check_slot_ref(self.params.verb, "verb")
+        for slot in self.params.distinct:
+            self.check_slot_ref(slot, "distinct")
+        verb, extra = self.params.verb, distinct_clause(self.params.distinct)
+        obj = f"({self.params.object}) and not relational"
+        self.theme = DPBuilder(self, f"({obj}) and fits({verb}.arg2){extra}", DEFAULT_DET, "object")
+        self.recipient = DPBuilder(self, f"({obj}) and fits({verb}.arg3){extra}", DEFAULT_DET, "object")
+
+    def sample(self, rng: random.Random, bindings: Bindings) -> Args | None:
+        verb = bindings[self.params.verb]
+        frames = [f for f in self.params.frames if f in (verb.get("frames") or ())]
+        if not frames:
+            return None
+        frame = frames[rng.randrange(len(frames))]
+        if frame == "intransitive":
+            return Args(frame, {}, "")
+        theme = self.theme.build(rng, bindings)
+        if theme is None:
+            return None
+        if frame == "transitive":
+            return Args(frame, {"object": theme}, theme.text)
+        recipient = self.recipient.build(rng, bindings)
+        if recipient is None or recipient.head.lemma == theme.head.lemma:
+            return None
+        if frame == "ditransitive":
+            return Args(frame, {"recipient": recipient, "object": theme}, f"{recipient.text} {theme.text}")
+        return Args(frame, {"object": theme, "recipient": recipient}, f"{theme.text} to {recipient.text}")
+
+    def violations(self, value: Any, bindings: Bindings) -> list[str]:
+        verb = bindings[self.params.verb]
+        problems = [] if value.frame in (verb.get("frames") or ()) else [f"verb lacks frame {value.frame}"]
+        if "object" in value.parts:
+            problems += self.theme.violations(value.parts["object"], bindings)
+        if "recipient" in value.parts:
+            problems += self.recipient.violations(value.parts["recipient"], bindings)
+        return problems

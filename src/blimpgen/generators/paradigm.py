@@ -1,0 +1,159 @@
+"""A paradigm built for sampling: a spec's slots resolved to kinds over one lexicon.
+
+``build_paradigm(loaded_spec, lexicon)`` resolves every slot's ``kind`` in the registry,
+validates its parameters (unknown keys, wrong types, bad formulas: ``file:line`` errors) and
+compiles the templates in the lexicon-aware sandbox. ``Paradigm.sample`` draws one set of
+slot values; ``Paradigm.render`` turns it into the output fields.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from pydantic import ValidationError
+
+from blimpgen.errors import SpecError, SpecErrors, UnknownNameError, did_you_mean
+from blimpgen.generators.kinds import slot_kinds
+from blimpgen.generators.kinds.base import Bindings, Phrase, SlotKind
+from blimpgen.grammar.loader import LoadedSpec
+from blimpgen.grammar.templates import make_environment
+from blimpgen.vocab.lexeme import Word
+from blimpgen.vocab.lexicon import Lexicon
+
+SPACES_RE = re.compile(r"\s+")
+BEFORE_PUNCT_RE = re.compile(r"\s+([.,?!;:])")
+
+
+@dataclass
+class DeadEnd:
+    """Why one attempt failed: the slot that ran dry or the template that could not render."""
+
+    where: str
+
+
+def finish_sentence(text: str) -> str:
+    """Collapse spaces, remove space before punctuation, capitalise the first letter."""
+    text = BEFORE_PUNCT_RE.sub(r"\1", SPACES_RE.sub(" ", text)).strip()
+    return text[:1].upper() + text[1:]
+
+
+def finish_fragment(text: str) -> str:
+    """Like :func:`finish_sentence` without capitalisation (for prefix-method words)."""
+    return BEFORE_PUNCT_RE.sub(r"\1", SPACES_RE.sub(" ", text)).strip()
+
+
+SENTENCE_FIELDS = ("sentence_good", "sentence_bad", "one_prefix_prefix", "two_prefix_prefix_good",
+                   "two_prefix_prefix_bad")
+
+
+class Paradigm:
+    """A spec ready to sample.
+
+    Attributes:
+        loaded: the validated spec with its file and line table.
+        slots: (name, kind instance) in declaration order.
+    """
+
+    def __init__(self, loaded: LoadedSpec, lexicon: Lexicon, slots: list[tuple[str, SlotKind]]) -> None:
+        self.loaded = loaded
+        self.spec = loaded.spec
+        self.uid = loaded.spec.uid
+        self.lexicon = lexicon
+        self.slots = slots
+        env = make_environment(lexicon)
+        self.templates = {name: env.from_string(source) for name, source in loaded.spec.templates().items()}
+
+    def sample(self, rng: random.Random) -> Bindings | DeadEnd:
+        """Draw a value for every slot in order, or report the first slot that ran dry."""
+        bindings: Bindings = {}
+        for name, kind in self.slots:
+            value = kind.sample(rng, bindings)
+            if value is None:
+                return DeadEnd(name)
+            bindings[name] = value
+        return bindings
+
+    def render(self, bindings: Bindings) -> dict[str, str]:
+        """Render every template; raises RenderDeadEnd when a form is missing."""
+        out = {}
+        for name, template in self.templates.items():
+            text = template.render(bindings)
+            out[name] = finish_sentence(text) if name in SENTENCE_FIELDS else finish_fragment(text)
+        return out
+
+    def violations(self, bindings: Bindings) -> list[str]:
+        """Re-check every slot's constraints on a sampled set of values (no caches)."""
+        problems = []
+        for name, kind in self.slots:
+            problems += [f"{name}: {p}" for p in kind.violations(bindings[name], bindings)]
+        return problems
+
+
+def provenance(bindings: Bindings) -> dict[str, str]:
+    """slot (or slot.part) -> lexicon word id, for every word used."""
+    out: dict[str, str] = {}
+    for name, value in bindings.items():
+        if isinstance(value, Word):
+            out[name] = value.id
+        elif isinstance(value, Phrase):
+            for part, word in value.words():
+                out[f"{name}.{part}"] = word.id
+    return out
+
+
+def build_paradigm(loaded: LoadedSpec, lexicon: Lexicon) -> Paradigm:
+    """Resolve kinds and validate slot parameters against the lexicon.
+
+    Raises:
+        SpecErrors: every slot problem, each with the spec's ``file:line``.
+    """
+    errors: list[SpecError] = []
+    slots: list[tuple[str, SlotKind]] = []
+    earlier: list[str] = []
+    for name, body in loaded.spec.slots.items():
+        path = ("slots", name)
+        kind_name = body["kind"]
+        try:
+            kind_cls = slot_kinds.get(kind_name)
+        except UnknownNameError:
+            bare = sorted({k.rsplit(".v", 1)[0] for k in slot_kinds.names()})
+            errors.append(loaded.error(path + ("kind",), f"unknown slot kind {kind_name!r}"
+                                       f"{did_you_mean(kind_name, bare)}"))
+            earlier.append(name)
+            continue
+        params = {k: v for k, v in body.items() if k != "kind"}
+        params = {k: tuple(v) if isinstance(v, list) else v for k, v in params.items()}
+        try:
+            model = kind_cls.Params.model_validate(params)
+        except ValidationError as exc:
+            for err in exc.errors():
+                loc = path + tuple(err["loc"][:1])
+                if err["type"] == "extra_forbidden":
+                    message = (f"unknown parameter {err['loc'][0]!r} for kind {kind_name}"
+                               f"{did_you_mean(str(err['loc'][0]), kind_cls.Params.model_fields)}")
+                elif err["type"] == "missing":
+                    message = f"kind {kind_name} needs parameter {err['loc'][0]!r}"
+                else:
+                    message = err["msg"].removeprefix("Value error, ")
+                errors.append(loaded.error(loc, message))
+            earlier.append(name)
+            continue
+
+        def where(message: str, key: str, _path: tuple = path) -> SpecError:
+            return loaded.error(_path + (key,), message)
+
+        try:
+            slots.append((name, kind_cls(name, model, lexicon, list(earlier), where)))
+        except SpecError as exc:
+            errors.append(exc)
+        earlier.append(name)
+    if errors:
+        raise SpecErrors(errors)
+    return Paradigm(loaded, lexicon, slots)
+
+
+def paradigm_rng(seed: int, uid: str) -> random.Random:
+    """The RNG of one paradigm: depends on the seed and UID only (stable across runs)."""
+    return random.Random(f"blimpgen:{seed}:{uid}")

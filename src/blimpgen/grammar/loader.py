@@ -1,0 +1,175 @@
+"""Loading paradigm specs from YAML with precise ``file:line: key: message`` errors.
+
+Steps: ``_yaml.load_yaml`` (safe, duplicate keys rejected, key-path -> line table) ->
+``ParadigmSpec.model_validate`` (structure; every pydantic error mapped to its line) ->
+template checks (syntax with the YAML line, undeclared variables, contrast names).
+All errors of a file are collected before raising.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from blimpgen._yaml import LineTable, load_yaml_text
+from blimpgen.errors import SpecError, SpecErrors, did_you_mean
+from blimpgen.grammar import templates
+from blimpgen.grammar.spec import TEMPLATE_KEYS, ParadigmSpec
+
+SHIPPED = "blimpgen.grammar"
+
+
+@dataclass(frozen=True)
+class LoadedSpec:
+    """A validated spec with where it came from.
+
+    Attributes:
+        spec: the validated model.
+        file: display path of the YAML file.
+        lines: key path -> line table, for errors raised by later layers.
+        sha: short hash of the file's bytes (provenance).
+        lexically_identical: computed from the templates (same lexemes up to inflection/order).
+    """
+
+    spec: ParadigmSpec
+    file: str
+    lines: LineTable = field(repr=False)
+    sha: str
+    lexically_identical: bool
+
+    def error(self, path: tuple, message: str) -> SpecError:
+        """A :class:`SpecError` pointing at ``path`` in this spec's file."""
+        return self.lines.error(path, message)
+
+
+def parse_spec(text: str, file: str) -> LoadedSpec:
+    """Validate one spec document.
+
+    Raises:
+        SpecErrors: every problem found, each ``file:line: key: message``.
+    """
+    raw, table = load_yaml_text(text, file)
+    if not isinstance(raw, dict):
+        raise SpecErrors([SpecError("a paradigm spec must be a YAML mapping (uid: ..., slots: ...)", file, 1)])
+    try:
+        spec = ParadigmSpec.model_validate(raw)
+    except ValidationError as exc:
+        raise SpecErrors(_pydantic_errors(exc, table, raw)) from None
+    errors = []
+    slot_names = set(spec.slots)
+    used: set[str] = set()
+    for out_field, source in spec.templates().items():
+        key = TEMPLATE_KEYS[out_field]
+        base_line = table.line_of(key)
+        for template_line, message in templates.template_problems(source, slot_names):
+            errors.append(SpecError(message, file, base_line + template_line - 1, ".".join(key)))
+        if not any(e.key == ".".join(key) for e in errors):
+            used |= templates.used_variables(source)
+    for name in sorted(slot_names - used):
+        if not errors:
+            errors.append(table.error(("slots", name), f"slot {name!r} is never used in a template"))
+    for index, item in enumerate(spec.contrast):
+        if item not in slot_names and not item.replace("'", "").isalpha():
+            errors.append(table.error(("contrast", index), f"{item!r} is neither a slot nor a word"
+                                      f"{did_you_mean(item, slot_names)}"))
+    if errors:
+        raise SpecErrors(errors)
+    identical = templates.lexical_items(spec.good) == templates.lexical_items(spec.bad)
+    sha = hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+    return LoadedSpec(spec, file, table, sha, identical)
+
+
+def _pydantic_errors(exc: ValidationError, table: LineTable, raw: dict[str, Any]) -> list[SpecError]:
+    out = []
+    for err in exc.errors():
+        loc = tuple(err["loc"])
+        message = err["msg"]
+        if err["type"] == "extra_forbidden":
+            known = list(ParadigmSpec.model_fields)
+            if len(loc) > 1 and loc[0] in ("one_prefix", "two_prefix"):
+                from blimpgen.grammar.spec import OnePrefix, TwoPrefix
+                known = list((OnePrefix if loc[0] == "one_prefix" else TwoPrefix).model_fields)
+            message = f"unknown key {loc[-1]!r}{did_you_mean(str(loc[-1]), known)}"
+        elif err["type"] == "missing":
+            message = f"missing required key {loc[-1]!r}"
+        elif message.startswith("Value error, "):
+            message = message[len("Value error, "):]
+        out.append(table.error(loc, message))
+    return out
+
+
+def load_spec_file(path: Path | str, display: str | None = None) -> LoadedSpec:
+    """Read and validate one spec file."""
+    path = Path(path)
+    name = display or str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SpecErrors([SpecError(f"cannot read file: {exc}", name)]) from None
+    return parse_spec(text, name)
+
+
+def shipped_spec_files() -> list[tuple[str, Any]]:
+    """(display name, traversable) of every shipped spec, sorted by path."""
+    root = resources.files(SHIPPED) / "paradigms"
+    found = []
+    stack = [(root, "grammar/paradigms")]
+    while stack:
+        folder, display = stack.pop()
+        for entry in folder.iterdir():
+            if entry.is_dir():
+                stack.append((entry, f"{display}/{entry.name}"))
+            elif entry.name.endswith(".yaml") and not entry.name.startswith("_"):
+                found.append((f"{display}/{entry.name}", entry))
+    return sorted(found, key=lambda item: item[0])
+
+
+def user_spec_files(folder: Path | str) -> list[tuple[str, Path]]:
+    """Spec files under a user folder (recursively), sorted."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise SpecErrors([SpecError("paradigm path is not a folder", str(folder))])
+    return [(str(p), p) for p in sorted(folder.rglob("*.yaml")) if not p.name.startswith("_")]
+
+
+def load_specs(paths: tuple[Path | str, ...] = ()) -> dict[str, LoadedSpec]:
+    """Load shipped specs plus specs from user folders, keyed by UID.
+
+    Raises:
+        SpecErrors: every problem in every file, including duplicate UIDs.
+    """
+    files = list(shipped_spec_files())
+    for folder in paths:
+        files.extend(user_spec_files(folder))
+    specs: dict[str, LoadedSpec] = {}
+    errors: list[SpecError] = []
+    for display, entry in files:
+        try:
+            loaded = parse_spec(entry.read_text(encoding="utf-8"), display)
+        except SpecErrors as exc:
+            errors.extend(exc.errors)
+            continue
+        uid = loaded.spec.uid
+        if uid in specs:
+            errors.append(loaded.error(("uid",), f"duplicate UID {uid!r} (also in {specs[uid].file})"))
+            continue
+        expected = display.rsplit("/", 1)[-1].removesuffix(".yaml")
+        if expected != uid:
+            errors.append(loaded.error(("uid",), f"uid {uid!r} must match the file name {expected}.yaml"))
+            continue
+        specs[uid] = loaded
+    if errors:
+        raise SpecErrors(errors)
+    return specs
+
+
+@cache
+def load_shipped_specs() -> dict[str, LoadedSpec]:
+    """The shipped paradigm specs (cached)."""
+    return load_specs(())

@@ -1,0 +1,134 @@
+"""The one Jinja2 environment paradigm templates run in, and static checks on templates.
+
+Templates are user-authored input, so they run in ``SandboxedEnvironment`` with
+``StrictUndefined`` (a misspelt variable is an error, never an empty string). Filters:
+
+``flip(feature)``     the same word in the other value of ``feature`` (cat -> cats, is -> are)
+``form(**changes)``   the same word with some features changed (``form(vform='en')``)
+``a_an``              prefix the indefinite article (``an apple``)
+``cap``               capitalise the first letter
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from functools import lru_cache
+from typing import Any
+
+from jinja2 import StrictUndefined, TemplateSyntaxError, meta, nodes
+from jinja2.sandbox import SandboxedEnvironment
+
+from blimpgen.errors import BlimpgenError
+from blimpgen.vocab import morphology
+from blimpgen.vocab.lexeme import Word
+
+WORD_RE = re.compile(r"[A-Za-z0-9']+")
+
+
+class RenderDeadEnd(BlimpgenError):
+    """A template asked for a form the lexicon does not have (e.g. flip on a mass noun).
+
+    The generator treats this as a dead end and samples again; it counts them per template.
+    """
+
+
+def flip(value: Any, feature: str, lexicon: Any = None) -> Any:
+    """The same word with the other value of ``feature``; phrases flip their agreeing word."""
+    if isinstance(value, Word):
+        other = lexicon.other_form(value, **{feature: "*other*"}) if lexicon is not None else None
+        if other is None:
+            raise RenderDeadEnd(f"{value.id} has no form with another {feature}")
+        return other
+    method = getattr(value, "flip", None)
+    if method is None:
+        raise RenderDeadEnd(f"cannot flip {feature} of {value!r}")
+    return method(feature, lexicon)
+
+
+def form(value: Any, lexicon: Any = None, **changes: str) -> Any:
+    """The same word with some form features changed (``form(vform='en')``)."""
+    if isinstance(value, Word):
+        if all(value.get(k) == v for k, v in changes.items()):
+            return value
+        other = lexicon.other_form(value, **changes) if lexicon is not None else None
+        if other is None:
+            raise RenderDeadEnd(f"{value.id} has no form {changes}")
+        return other
+    method = getattr(value, "form", None)
+    if method is None or not callable(method):
+        raise RenderDeadEnd(f"cannot change the form of {value!r}")
+    return method(lexicon, **changes)
+
+
+def a_an(value: Any) -> str:
+    """Prefix the indefinite article chosen by the value's first word."""
+    text = str(value).strip()
+    return morphology.with_article(text) if text else text
+
+
+def cap(value: Any) -> str:
+    """Capitalise the first character."""
+    text = str(value)
+    return text[:1].upper() + text[1:]
+
+
+def make_environment(lexicon: Any = None) -> SandboxedEnvironment:
+    """A sandboxed environment whose filters can reach ``lexicon`` for other word forms."""
+    env = SandboxedEnvironment(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False)
+    env.filters["flip"] = lambda value, feature: flip(value, feature, lexicon)
+    env.filters["form"] = lambda value, **changes: form(value, lexicon, **changes)
+    env.filters["a_an"] = a_an
+    env.filters["cap"] = cap
+    return env
+
+
+@lru_cache(maxsize=1)
+def _check_env() -> SandboxedEnvironment:
+    return make_environment(None)
+
+
+def template_problems(source: str, slots: set[str]) -> list[tuple[int, str]]:
+    """Syntax errors and undeclared variables in one template: ``[(template_line, message)]``."""
+    env = _check_env()
+    try:
+        ast = env.parse(source)
+    except TemplateSyntaxError as exc:
+        return [(exc.lineno or 1, f"template syntax error: {exc.message}")]
+    problems = []
+    for name in sorted(meta.find_undeclared_variables(ast) - slots):
+        from blimpgen.errors import did_you_mean
+        problems.append((1, f"undeclared template variable {name!r}{did_you_mean(name, slots)}"))
+    for node in ast.find_all(nodes.Filter):
+        if node.name not in env.filters:
+            from blimpgen.errors import did_you_mean
+            problems.append((node.lineno, f"unknown filter {node.name!r}{did_you_mean(node.name, env.filters)}"))
+    return problems
+
+
+def used_variables(source: str) -> set[str]:
+    """Slot names a template refers to."""
+    return set(meta.find_undeclared_variables(_check_env().parse(source)))
+
+
+def lexical_items(source: str) -> Counter:
+    """The multiset of lexical items a template outputs: slots (up to inflection) and literal words.
+
+    ``{{ noun | flip('number') }}`` and ``{{ noun }}`` both count as ``slot:noun``, so two
+    templates with equal multisets use the same lexemes up to inflection and order.
+    """
+    items: Counter = Counter()
+    ast = _check_env().parse(source)
+    for output in ast.find_all(nodes.Output):
+        for child in output.nodes:
+            if isinstance(child, nodes.TemplateData):
+                items.update(f"word:{w.lower()}" for w in WORD_RE.findall(child.data))
+            else:
+                root = child
+                while isinstance(root, (nodes.Filter, nodes.Getattr, nodes.Getitem, nodes.Call)):
+                    root = root.node
+                if isinstance(root, nodes.Name):
+                    items[f"slot:{root.name}"] += 1
+                elif isinstance(root, nodes.Const):
+                    items.update(f"word:{w.lower()}" for w in WORD_RE.findall(str(root.value)))
+    return items

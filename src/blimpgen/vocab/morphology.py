@@ -1,0 +1,84 @@
+"""Regular English morphology, derived with ``inflect`` plus a few spelling rules.
+
+Irregular forms never come from here: the lexicon lists them and they win. Everything in this
+module is checked by tests against the Unix word list (``../shared/corpora/words.zip``).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import inflect
+
+_engine = inflect.engine()
+VOWELS = set("aeiou")
+
+
+@lru_cache(maxsize=None)
+def plural_noun(lemma: str) -> str:
+    """Regular plural of a noun (cat -> cats, box -> boxes, city -> cities)."""
+    return _engine.plural_noun(lemma)
+
+
+def _doubles_final_consonant(lemma: str) -> bool:
+    """Monosyllables ending consonant-vowel-consonant double it (stop -> stopping).
+
+    Doubling in longer verbs depends on stress (admit/admitting vs visit/visiting), which
+    spelling does not show; those verbs list their forms in the lexicon.
+    """
+    syllables = re.findall(r"[aeiouy]+", lemma[1:] if lemma[:1] == "y" else lemma)
+    return (len(syllables) == 1 and len(lemma) >= 3 and lemma[-1] not in "aeiouwxy"
+            and lemma[-2] in VOWELS and lemma[-3] not in VOWELS)
+
+
+def present_participle(lemma: str) -> str:
+    """-ing form (run -> running, make -> making, see -> seeing, lie -> lying).
+
+    inflect's participle doubles by spelling alone (it gives "visitting"), so we use
+    the stress-safe monosyllable rule instead.
+    """
+    if lemma.endswith("ie"):
+        return lemma[:-2] + "ying"
+    if lemma.endswith("e") and not lemma.endswith(("ee", "ye", "oe")) and len(lemma) > 2:
+        return lemma[:-1] + "ing"
+    if _doubles_final_consonant(lemma):
+        return lemma + lemma[-1] + "ing"
+    if lemma.endswith("ic"):
+        return lemma + "king"
+    return lemma + "ing"
+
+
+def third_singular(lemma: str) -> str:
+    """Third-person singular present (eat -> eats, watch -> watches, carry -> carries)."""
+    if lemma.endswith(("s", "x", "z", "ch", "sh", "o")):
+        return lemma + "es"
+    if lemma.endswith("y") and len(lemma) > 1 and lemma[-2] not in VOWELS:
+        return lemma[:-1] + "ies"
+    return lemma + "s"
+
+
+def regular_past(lemma: str) -> str:
+    """Regular simple past (walk -> walked, bake -> baked, carry -> carried, stop -> stopped).
+
+    Consonant doubling uses the same rule as :func:`present_participle`.
+    """
+    if lemma.endswith("e"):
+        return lemma + "d"
+    if lemma.endswith("y") and len(lemma) > 1 and lemma[-2] not in VOWELS:
+        return lemma[:-1] + "ied"
+    if _doubles_final_consonant(lemma):
+        return lemma + lemma[-1] + "ed"
+    if lemma.endswith("ic"):
+        return lemma + "ked"
+    return lemma + "ed"
+
+
+def indefinite_article(word: str) -> str:
+    """``a`` or ``an`` for the word that follows (an apple, a university, an hour)."""
+    return _engine.a(word).split(" ", 1)[0]
+
+
+def with_article(word: str) -> str:
+    """The word with its indefinite article (``an apple``)."""
+    return f"{indefinite_article(word)} {word}"
