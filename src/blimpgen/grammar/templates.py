@@ -6,6 +6,7 @@ Templates are user-authored input, so they run in ``SandboxedEnvironment`` with
 ``flip(feature)``     the same word in the other value of ``feature`` (cat -> cats, is -> are)
 ``form(**changes)``   the same word with some features changed (``form(vform='en')``)
 ``a_an``              prefix the indefinite article (``an apple``)
+``det_for(noun)``     a determiner as written before ``noun`` (``a`` -> ``an`` before apple)
 ``cap``               capitalise the first letter
 """
 
@@ -67,6 +68,13 @@ def a_an(value: Any) -> str:
     return morphology.with_article(text) if text else text
 
 
+def det_for(det: Any, noun: Any) -> str:
+    """A determiner as written before ``noun``: the article becomes a/an by the noun's sound."""
+    if isinstance(det, Word) and det.get("article"):
+        return morphology.indefinite_article(str(noun).strip())
+    return str(det)
+
+
 def cap(value: Any) -> str:
     """Capitalise the first character."""
     text = str(value)
@@ -79,6 +87,7 @@ def make_environment(lexicon: Any = None) -> SandboxedEnvironment:
     env.filters["flip"] = lambda value, feature: flip(value, feature, lexicon)
     env.filters["form"] = lambda value, **changes: form(value, lexicon, **changes)
     env.filters["a_an"] = a_an
+    env.filters["det_for"] = det_for
     env.filters["cap"] = cap
     return env
 
@@ -111,24 +120,27 @@ def used_variables(source: str) -> set[str]:
     return set(meta.find_undeclared_variables(_check_env().parse(source)))
 
 
-def lexical_items(source: str) -> Counter:
-    """The multiset of lexical items a template outputs: slots (up to inflection) and literal words.
+def lexical_items(source: str) -> tuple[frozenset[str], Counter]:
+    """The lexical material a template outputs: the set of slots used and its literal words.
 
-    ``{{ noun | flip('number') }}`` and ``{{ noun }}`` both count as ``slot:noun``, so two
-    templates with equal multisets use the same lexemes up to inflection and order.
+    ``{{ noun | flip('number') }}`` and ``{{ noun }}`` both use slot ``noun``, and
+    ``{{ vg }}`` uses the same slot as ``{{ vg.aux }} ... {{ vg.verb }}``; so two templates with
+    equal results use the same lexemes up to inflection and order (BLiMP's
+    ``lexically_identical``, computed rather than declared).
     """
-    items: Counter = Counter()
+    slots: set[str] = set()
+    words: Counter = Counter()
     ast = _check_env().parse(source)
     for output in ast.find_all(nodes.Output):
         for child in output.nodes:
             if isinstance(child, nodes.TemplateData):
-                items.update(f"word:{w.lower()}" for w in WORD_RE.findall(child.data))
-            else:
-                root = child
-                while isinstance(root, (nodes.Filter, nodes.Getattr, nodes.Getitem, nodes.Call)):
-                    root = root.node
-                if isinstance(root, nodes.Name):
-                    items[f"slot:{root.name}"] += 1
-                elif isinstance(root, nodes.Const):
-                    items.update(f"word:{w.lower()}" for w in WORD_RE.findall(str(root.value)))
-    return items
+                words.update(w.lower() for w in WORD_RE.findall(child.data))
+                continue
+            root = child
+            while isinstance(root, (nodes.Filter, nodes.Getattr, nodes.Getitem, nodes.Call)):
+                root = root.node
+            if isinstance(root, nodes.Name):
+                slots.add(root.name)
+            elif isinstance(root, nodes.Const):
+                words.update(w.lower() for w in WORD_RE.findall(str(root.value)))
+    return frozenset(slots), words

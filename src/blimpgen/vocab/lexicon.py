@@ -281,6 +281,7 @@ def expand(lexeme: Lexeme, flags: tuple[str, ...] = ()) -> list[Word]:
         past = feats.get("past") or morphology.regular_past(text)
         en = feats.get("en") or past
         feats["distinct_en"] = en != past
+        feats["syncretic_past"] = past == text
         forms = [("bare", text, {}),
                  ("pres_sg", feats.get("pres3sg") or morphology.third_singular(text), {"number": "sg"}),
                  ("pres_pl", text, {"number": "pl"}),

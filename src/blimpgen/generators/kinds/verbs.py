@@ -101,7 +101,10 @@ class VerbGroupKind(SlotKind):
             agreement = f" and number = {self.params.subject}.number" if agree else ""
             # Stative verbs (know, own) are unnatural in the progressive: *is knowing.
             aspect = " and not stative" if vform == "ing" else ""
-            self._selectors[key] = self.selector(f"{self._formula} and vform={vform}{agreement}{aspect}", "verb")
+            # A flipped "puts" -> "put" would read as a grammatical past.
+            syncretic = " and not syncretic_past" if agree and self.params.agreeing else ""
+            self._selectors[key] = self.selector(
+                f"{self._formula} and vform={vform}{agreement}{aspect}{syncretic}", "verb")
         return self._selectors[key]
 
     def _subject_number(self, bindings: Bindings) -> Any:
