@@ -37,3 +37,17 @@ def corpora() -> Path:
     if not CORPORA.is_dir():
         pytest.skip(f"shared corpora not found at {CORPORA}")
     return CORPORA
+
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+@pytest.fixture(scope="session")
+def mini_lexicon():
+    """A small, stable test lexicon: tests/fixtures/lexicon/mini.tsv plus the shipped function words."""
+    from importlib import resources
+
+    from blimpgen.vocab import load_lexicon_files
+
+    function_words = resources.files("blimpgen.vocab") / "data" / "lexicon" / "function_words.tsv"
+    return load_lexicon_files([FIXTURES / "lexicon" / "mini.tsv", str(function_words)], include_shipped=False)

@@ -17,6 +17,7 @@ from pathlib import Path
 from blimpgen import __version__
 from blimpgen.errors import GenerationError
 from blimpgen.generators.jsonl import atomic_writer, dumps_pair
+from blimpgen.generators.kinds.base import Bindings
 from blimpgen.generators.pair import MinimalPair
 from blimpgen.generators.paradigm import DeadEnd, Paradigm, build_paradigm, paradigm_rng, provenance
 from blimpgen.grammar.loader import LoadedSpec, load_shipped_specs, load_specs
@@ -36,6 +37,12 @@ def generate(paradigm: Paradigm, n: int, seed: int = 0) -> Iterator[MinimalPair]
         GenerationError: when ``n`` unique pairs cannot be made within the attempt budget;
             the message gives the count reached and where attempts failed.
     """
+    for pair, _ in generate_with_bindings(paradigm, n, seed):
+        yield pair
+
+
+def generate_with_bindings(paradigm: Paradigm, n: int, seed: int = 0) -> Iterator[tuple[MinimalPair, Bindings]]:
+    """Like :func:`generate`, also yielding the slot values each pair was rendered from."""
     if n < 0:
         raise GenerationError("the number of pairs must be at least 0")
     rng = paradigm_rng(seed, paradigm.uid)
@@ -79,7 +86,7 @@ def generate(paradigm: Paradigm, n: int, seed: int = 0) -> Iterator[MinimalPair]
         seen_bad.add(bad)
         in_a_row = 0
         yield MinimalPair(pairID=str(made), pair_id=f"{spec.uid}-{made:05d}", slots=provenance(bindings),
-                          **fields, **common)
+                          **fields, **common), bindings
         made += 1
 
 

@@ -61,7 +61,7 @@ def parse_spec(text: str, file: str) -> LoadedSpec:
         spec = ParadigmSpec.model_validate(raw)
     except ValidationError as exc:
         raise SpecErrors(_pydantic_errors(exc, table, raw)) from None
-    errors = []
+    errors = [table.error((key,), message) for key, message in spec.method_problems()]
     slot_names = set(spec.slots)
     used: set[str] = set()
     for out_field, source in spec.templates().items():
@@ -74,13 +74,17 @@ def parse_spec(text: str, file: str) -> LoadedSpec:
     for name in sorted(slot_names - used):
         if not errors:
             errors.append(table.error(("slots", name), f"slot {name!r} is never used in a template"))
-    for index, item in enumerate(spec.contrast):
-        if item not in slot_names and not item.replace("'", "").isalpha():
-            errors.append(table.error(("contrast", index), f"{item!r} is neither a slot nor a word"
-                                      f"{did_you_mean(item, slot_names)}"))
     if errors:
         raise SpecErrors(errors)
-    identical = templates.lexical_items(spec.good) == templates.lexical_items(spec.bad)
+    good_items, bad_items = templates.lexical_items(spec.good), templates.lexical_items(spec.bad)
+    literal = set(good_items[1]) | set(bad_items[1])
+    for index, item in enumerate(spec.contrast):
+        if item not in slot_names and item.lower() not in literal:
+            errors.append(table.error(("contrast", index), f"{item!r} is neither a slot nor a word of the good "
+                                      f"or bad template{did_you_mean(item, slot_names | literal)}"))
+    if errors:
+        raise SpecErrors(errors)
+    identical = good_items == bad_items
     sha = hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
     return LoadedSpec(spec, file, table, sha, identical)
 

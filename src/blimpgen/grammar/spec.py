@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 FIELDS = ("morphology", "syntax", "semantics", "syntax_semantics", "syntax/semantics")
 LINGUISTICS_TERMS = ("anaphor_agreement", "argument_structure", "binding", "control_raising",
@@ -96,15 +96,16 @@ class ParadigmSpec(_Strict):
                 raise ValueError(f"slot {name!r} must be a mapping with a 'kind' (e.g. kind: word)")
         return value
 
-    @model_validator(mode="after")
-    def _methods(self) -> ParadigmSpec:
-        if self.one_prefix_method != (self.one_prefix is not None):
-            raise ValueError("one_prefix_method: true needs a one_prefix block, and a one_prefix block "
-                             "needs one_prefix_method: true")
-        if self.two_prefix_method != (self.two_prefix is not None):
-            raise ValueError("two_prefix_method: true needs a two_prefix block, and a two_prefix block "
-                             "needs two_prefix_method: true")
-        return self
+    def method_problems(self) -> list[tuple[str, str]]:
+        """(key, message) for prefix-method flags that disagree with their template blocks."""
+        problems = []
+        for method in ("one_prefix", "two_prefix"):
+            flag, block = getattr(self, f"{method}_method"), getattr(self, method)
+            if flag and block is None:
+                problems.append((f"{method}_method", f"true needs a {method} block of templates"))
+            elif block is not None and not flag:
+                problems.append((method, f"a {method} block needs {method}_method: true"))
+        return problems
 
     def templates(self) -> dict[str, str]:
         """Every template by output field name (``sentence_good``, ``one_prefix_prefix``, ...)."""

@@ -20,7 +20,7 @@ from typing import Any
 from jinja2 import StrictUndefined, TemplateSyntaxError, meta, nodes
 from jinja2.sandbox import SandboxedEnvironment
 
-from blimpgen.errors import BlimpgenError
+from blimpgen.errors import BlimpgenError, did_you_mean
 from blimpgen.vocab import morphology
 from blimpgen.vocab.lexeme import Word
 
@@ -104,14 +104,14 @@ def template_problems(source: str, slots: set[str]) -> list[tuple[int, str]]:
         ast = env.parse(source)
     except TemplateSyntaxError as exc:
         return [(exc.lineno or 1, f"template syntax error: {exc.message}")]
-    problems = []
+    problems = [(node.lineno, f"unknown filter {node.name!r}{did_you_mean(node.name, env.filters)}")
+                for node in ast.find_all(nodes.Filter) if node.name not in env.filters]
+    problems += [(node.lineno, f"unknown test {node.name!r}{did_you_mean(node.name, env.tests)}")
+                 for node in ast.find_all(nodes.Test) if node.name not in env.tests]
+    if problems:
+        return problems
     for name in sorted(meta.find_undeclared_variables(ast) - slots):
-        from blimpgen.errors import did_you_mean
         problems.append((1, f"undeclared template variable {name!r}{did_you_mean(name, slots)}"))
-    for node in ast.find_all(nodes.Filter):
-        if node.name not in env.filters:
-            from blimpgen.errors import did_you_mean
-            problems.append((node.lineno, f"unknown filter {node.name!r}{did_you_mean(node.name, env.filters)}"))
     return problems
 
 

@@ -171,6 +171,11 @@ class SlotKind(ABC):
         return Selector(self.lexicon, formula, list(self.earlier) + list(extra_slots),
                         lambda message: self.where(message, key))
 
+    def check_formula(self, formula: str, key: str, extra_slots: tuple[str, ...] = ()) -> None:
+        """Check an author's formula as written, so errors quote their text, not a wrapped one."""
+        Selector(self.lexicon, formula, list(self.earlier) + list(extra_slots),
+                 lambda message: self.where(message, key))
+
     def check_slot_ref(self, name: str | None, key: str) -> None:
         """Raise a located error if ``name`` is not an earlier slot."""
         if name is not None and name not in self.earlier:

@@ -84,6 +84,9 @@ class DPKind(SlotKind):
         super().__init__(*args)
         for slot in self.params.distinct:
             self.check_slot_ref(slot, "distinct")
+        self.check_formula(self.params.head, "head")
+        if self.params.det != "none":
+            self.check_formula(self.params.det, "det", ("head",))
         head = f"({self.params.head}){distinct_clause(self.params.distinct)}"
         self.builder = DPBuilder(self, head, self.params.det, "head")
 
@@ -140,6 +143,7 @@ class ArgsKind(SlotKind):
         self.check_slot_ref(self.params.verb, "verb")
         for slot in self.params.distinct:
             self.check_slot_ref(slot, "distinct")
+        self.check_formula(self.params.object, "object")
         verb, extra = self.params.verb, distinct_clause(self.params.distinct)
         obj = f"({self.params.object}) and not relational"
         self.theme = DPBuilder(self, f"({obj}) and fits({verb}.arg2){extra}", DEFAULT_DET, "object")

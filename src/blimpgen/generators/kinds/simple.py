@@ -41,6 +41,7 @@ class WordKind(SlotKind):
         super().__init__(*args)
         for slot in self.params.distinct:
             self.check_slot_ref(slot, "distinct")
+        self.check_formula(self.params.where, "where")
         self.select = self.selector(f"({self.params.where}){distinct_clause(self.params.distinct)}", "where")
 
     def sample(self, rng: random.Random, bindings: Bindings) -> Any | None:

@@ -86,6 +86,7 @@ class VerbGroupKind(SlotKind):
         self.check_slot_ref(p.subject, "subject")
         if p.agreeing and p.subject is None:
             raise self.where("agreeing: true needs a subject", "agreeing")
+        self.check_formula(p.verb, "verb")
         takes = f" and takes(arg1, {p.subject})" if p.subject and p.select_subject else ""
         self._selectors: dict[tuple[str, bool], Selector] = {}
         self._formula = f"V and ({p.verb}){takes}"

@@ -1,0 +1,105 @@
+"""Generation on the small fixture lexicon: determinism, uniqueness, errors, atomic output."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from blimpgen.errors import GenerationError
+from blimpgen.generators import build_paradigm, generate
+from blimpgen.generators.generate import write_jsonl
+from blimpgen.generators.jsonl import atomic_writer, read_pairs, write_pairs_file
+from blimpgen.generators.pair import MinimalPair
+from blimpgen.grammar import parse_spec
+
+SPEC = """uid: tiny_agreement
+field: morphology
+linguistics_term: determiner_noun_agreement
+description: d
+one_prefix_method: true
+contrast: [noun]
+slots:
+  noun: {kind: word, where: "N and plural_type=regular"}
+  dem: {kind: word, where: "D and demonstrative and number = noun.number"}
+good: "{{ dem }} {{ noun }} slept."
+bad: "{{ dem }} {{ noun | flip('number') }} slept."
+one_prefix: {prefix: "{{ dem }}", word_good: "{{ noun }}", word_bad: "{{ noun | flip('number') }}"}
+"""
+
+
+@pytest.fixture()
+def tiny(mini_lexicon):
+    return build_paradigm(parse_spec(SPEC, "tiny_agreement.yaml"), mini_lexicon)
+
+
+def test_generate_is_deterministic_and_seed_dependent(tiny) -> None:
+    a = [p.to_dict() for p in generate(tiny, 10, seed=1)]
+    assert a == [p.to_dict() for p in generate(tiny, 10, seed=1)]
+    assert a != [p.to_dict() for p in generate(tiny, 10, seed=2)]
+
+
+def test_generate_record_schema(tiny) -> None:
+    pair = next(generate(tiny, 1, seed=3))
+    data = pair.to_dict()
+    assert list(data)[:10] == ["sentence_good", "sentence_bad", "field", "linguistics_term", "UID",
+                               "simple_LM_method", "one_prefix_method", "two_prefix_method",
+                               "lexically_identical", "pairID"]
+    assert data["pairID"] == "0" and data["pair_id"] == "tiny_agreement-00000"
+    assert data["lexically_identical"] is True and data["one_prefix_prefix"]
+    assert set(data["slots"]) == {"noun", "dem"} and "two_prefix_word" not in data
+    assert MinimalPair.from_dict(json.loads(json.dumps(data))) == pair
+
+
+def test_generate_reports_shortfall_with_the_dry_reason(tiny) -> None:
+    # The fixture has few regular count nouns x 2 demonstratives x 2 numbers: far fewer than 500.
+    with pytest.raises(GenerationError) as info:
+        list(generate(tiny, 500, seed=0))
+    message = str(info.value)
+    assert "tiny_agreement: made " in message and "of 500 unique pairs" in message
+    assert "duplicate sentence" in message
+
+
+def test_generate_reports_slot_that_ran_dry(mini_lexicon) -> None:
+    spec = SPEC.replace('"D and demonstrative and number = noun.number"', '"D and demonstrative and mass"')
+    paradigm = build_paradigm(parse_spec(spec, "tiny_agreement.yaml"), mini_lexicon)
+    with pytest.raises(GenerationError, match="slot 'dem' had no candidate"):
+        list(generate(paradigm, 5, seed=0))
+
+
+def test_write_jsonl_is_atomic(tiny, tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    out.write_text("previous content\n")
+    with pytest.raises(GenerationError):
+        write_jsonl(tiny, 500, 0, out, progress=False)
+    assert out.read_text() == "previous content\n"
+    assert list(tmp_path.iterdir()) == [out]  # no temporary file left behind
+    assert write_jsonl(tiny, 5, 0, out, progress=False) == 5
+    assert [p.pairID for p in read_pairs(out)] == ["0", "1", "2", "3", "4"]
+
+
+def test_atomic_writer_removes_temp_on_interrupt(tmp_path: Path) -> None:
+    target = tmp_path / "x.jsonl"
+    with pytest.raises(KeyboardInterrupt), atomic_writer(target) as handle:
+        handle.write("half")
+        raise KeyboardInterrupt
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_read_pairs_errors_name_file_and_line(tmp_path: Path) -> None:
+    from blimpgen.errors import BlimpgenError
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"sentence_good": "a", "sentence_bad": "b", "UID": "x"}\n{oops\n')
+    with pytest.raises(BlimpgenError, match=r"bad.jsonl:2: invalid JSON"):
+        list(read_pairs(bad))
+    bad.write_text('{"sentence_good": "a", "UID": "x"}\n')
+    with pytest.raises(BlimpgenError, match=r"bad.jsonl:1: missing required field 'sentence_bad'"):
+        list(read_pairs(bad))
+
+
+def test_write_pairs_file_roundtrip(tiny, tmp_path: Path) -> None:
+    pairs = list(generate(tiny, 8, seed=5))
+    write_pairs_file(pairs, tmp_path / "p.jsonl")
+    assert list(read_pairs(tmp_path / "p.jsonl")) == pairs

@@ -1,0 +1,210 @@
+"""Properties of every shipped paradigm, generated with the shipped lexicon.
+
+Agreement and selection are checked from lexicon features of the words a pair was built from
+(``violations`` re-evaluates every constraint without the sampler's caches), never by
+re-rendering; good and bad may differ only where the spec's ``contrast`` says.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from blimpgen.generators.generate import generate, generate_with_bindings, load_paradigms
+from blimpgen.generators.jsonl import dumps_pair
+from blimpgen.generators.kinds.base import Phrase
+from blimpgen.grammar import load_shipped_specs
+from blimpgen.vocab import load_lexicon
+from blimpgen.vocab.lexeme import Word
+
+UIDS = sorted(load_shipped_specs())
+TOKEN_RE = re.compile(r"[A-Za-z']+")
+PAIRS_PER_EXAMPLE = 5
+
+
+def tokens(text: str) -> list[str]:
+    return [t.lower() for t in TOKEN_RE.findall(text)]
+
+
+def words_of(value) -> list[Word]:
+    if isinstance(value, Word):
+        return [value]
+    if isinstance(value, Phrase):
+        return [w for _, w in value.words()]
+    return []
+
+
+def allowed_tokens(paradigm, bindings) -> set[str]:
+    lexicon = paradigm.lexicon
+    allowed: set[str] = set()
+    for item in paradigm.spec.contrast:
+        if item not in bindings:
+            allowed.add(item.lower())
+            continue
+        value = bindings[item]
+        allowed.update(tokens(str(value)))
+        for word in words_of(value):
+            for form in lexicon.forms(word):
+                allowed.update(tokens(form.text))
+            if word.get("article"):
+                allowed.update({"a", "an"})
+    return allowed
+
+
+def feature(value, name):
+    return value.get(name)
+
+
+def other(lexicon, word, name="number"):
+    found = lexicon.other_form(word, **{name: "*other*"})
+    assert found is not None, f"{word.id} has no other {name}"
+    return found
+
+
+def check_determiner_noun(pair, b, lx) -> None:
+    noun, dem = b["noun"], b["dem"]
+    assert dem.get("number") == noun.get("number")
+    flipped = other(lx, noun)
+    assert flipped.get("number") != dem.get("number")
+    assert flipped.text in tokens(pair.sentence_bad)
+
+
+def check_agreement_flip(pair, b, lx) -> None:
+    subj, verb = b["subj"], b["verb"]
+    assert verb.agreeing.get("number") in (None, subj.get("number"))
+    assert verb.agreeing.get("number") is not None
+    assert other(lx, verb.agreeing).get("number") != subj.get("number")
+    assert verb.agreeing.get("syncretic_past") is not True
+
+
+def check_distractor(pair, b, lx) -> None:
+    check_agreement_flip(pair, b, lx)
+    assert b["attractor"].get("number") != b["subj"].get("number")
+
+
+def check_anaphor_gender(pair, b, lx) -> None:
+    subj, good, bad = b["subj"], b["reflexive"], b["wrong"]
+    assert good.get("case") == bad.get("case") == "refl"
+    assert good.get("gender") == subj.get("gender") and bad.get("gender") != subj.get("gender")
+    assert good.get("number") == bad.get("number") == subj.get("number") == "sg"
+
+
+def check_principle_a_case_1(pair, b, lx) -> None:
+    pronoun, reflexive, subj = b["pronoun"], b["reflexive"], b["subj"]
+    assert pronoun.get("case") == "nom" and reflexive.get("case") == "refl"
+    assert pronoun.lemma == reflexive.lemma and pronoun.get("number") == subj.get("number")
+    assert subj.get("gender") is None or pronoun.get("gender") in (None, subj.get("gender"))
+
+
+LICENSORS = {"not", "no", "never", "only", "few", "nobody", "nothing"}
+
+
+def check_npi_present(pair, b, lx) -> None:
+    good, bad = tokens(pair.sentence_good), tokens(pair.sentence_bad)
+    assert "ever" in bad and "ever" not in good
+    assert not (LICENSORS & set(bad)) and not any(t.endswith("n't") for t in bad)
+
+
+def check_negation_scope(pair, b, lx) -> None:
+    good, bad = tokens(pair.sentence_good), tokens(pair.sentence_bad)
+    assert good.count("not") == bad.count("not") == 1 and good.count("ever") == bad.count("ever") == 1
+    assert good[good.index("not") + 1] == "ever"
+    assert bad.index("not") < bad.index(b["rc"].head.text.lower()) < bad.index("ever")
+
+
+def check_passive(pair, b, lx) -> None:
+    verb, wrong = b["verb"].head, b["wrong"]
+    assert verb.get("passive") and "transitive" in verb.get("frames") and verb.get("vform") == "en"
+    assert wrong.get("strict_intransitive") and wrong.get("vform") == "en"
+    assert b["verb"].parts["aux"].get("lemma") == "be"
+
+
+def check_existential(pair, b, lx) -> None:
+    assert b["weak"].get("strength") == "weak" and b["strong"].get("strength") == "strong"
+    assert b["be"].get("number") == b["noun"].get("number")
+    assert tokens(pair.sentence_good)[0] == "there" == tokens(pair.sentence_bad)[0]
+
+
+def check_object_gap(pair, b, lx) -> None:
+    assert "that" in tokens(pair.sentence_good) and b["wh"].get("human") == b["obj"].get("human")
+    assert pair.sentence_bad.endswith(f"{b['obj']}.")
+
+
+def check_adjunct_island(pair, b, lx) -> None:
+    assert pair.sentence_good.endswith(f"{b['obj']}?") and pair.sentence_bad.endswith(f"{b['verb2']}?")
+    assert b["wh"].get("human") == b["obj"].get("human") and b["prep"].get("adjunct_clause")
+
+
+CHECKS: dict[str, Callable] = {
+    "determiner_noun_agreement_1": check_determiner_noun,
+    "determiner_noun_agreement_with_adj_irregular_1": check_determiner_noun,
+    "regular_plural_subject_verb_agreement_1": check_agreement_flip,
+    "distractor_agreement_relative_clause": check_distractor,
+    "anaphor_gender_agreement": check_anaphor_gender,
+    "principle_A_case_1": check_principle_a_case_1,
+    "npi_present_1": check_npi_present,
+    "sentential_negation_npi_scope": check_negation_scope,
+    "passive_1": check_passive,
+    "existential_there_quantifiers_1": check_existential,
+    "wh_questions_object_gap": check_object_gap,
+    "adjunct_island": check_adjunct_island,
+}
+
+
+@pytest.fixture(scope="module")
+def paradigms() -> dict:
+    return {p.uid: p for p in load_paradigms(None, lexicon=load_lexicon())}
+
+
+def test_every_shipped_paradigm_has_an_invariant_check() -> None:
+    assert set(UIDS) <= set(CHECKS), sorted(set(UIDS) - set(CHECKS))
+
+
+@pytest.mark.parametrize("uid", UIDS)
+@settings(max_examples=15)
+@given(seed=st.integers(0, 2**31))
+def test_paradigm_pairs_satisfy_constraints(paradigms, uid: str, seed: int) -> None:
+    paradigm = paradigms[uid]
+    lx = paradigm.lexicon
+    for pair, bindings in generate_with_bindings(paradigm, PAIRS_PER_EXAMPLE, seed):
+        assert paradigm.violations(bindings) == []
+        CHECKS[uid](pair, bindings, lx)
+        good, bad = tokens(pair.sentence_good), tokens(pair.sentence_bad)
+        allowed = allowed_tokens(paradigm, bindings)
+        for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=good, b=bad, autojunk=False).get_opcodes():
+            if op != "equal":
+                assert set(good[i1:i2] + bad[j1:j2]) <= allowed, (op, good[i1:i2], bad[j1:j2], allowed)
+        for sentence in (pair.sentence_good, pair.sentence_bad):
+            assert sentence[0].isupper() and sentence[-1] in ".?" and "  " not in sentence
+            assert " ." not in sentence and " ?" not in sentence
+        assert pair.sentence_good != pair.sentence_bad
+        if pair.one_prefix_method:
+            assert pair.sentence_good.startswith(f"{pair.one_prefix_prefix} {pair.one_prefix_word_good}")
+            assert pair.sentence_bad.startswith(f"{pair.one_prefix_prefix} {pair.one_prefix_word_bad}")
+            assert pair.one_prefix_word_good != pair.one_prefix_word_bad
+        if pair.two_prefix_method:
+            assert pair.sentence_good.startswith(f"{pair.two_prefix_prefix_good} {pair.two_prefix_word}")
+            assert pair.sentence_bad.startswith(f"{pair.two_prefix_prefix_bad} {pair.two_prefix_word}")
+
+
+@pytest.mark.parametrize("uid", UIDS)
+@settings(max_examples=5)
+@given(seed=st.integers(0, 2**31))
+def test_paradigm_same_seed_same_bytes(paradigms, uid: str, seed: int) -> None:
+    first = [dumps_pair(p) for p in generate(paradigms[uid], 20, seed)]
+    second = [dumps_pair(p) for p in generate(paradigms[uid], 20, seed)]
+    assert first == second
+
+
+@pytest.mark.parametrize("uid", UIDS)
+def test_paradigm_yields_1000_unique_pairs(paradigms, uid: str) -> None:
+    pairs = list(generate(paradigms[uid], 1000, 0))
+    assert len({p.sentence_good for p in pairs}) == 1000
+    assert len({p.sentence_bad for p in pairs}) == 1000
+    assert len({p.pair_id for p in pairs}) == 1000
+    assert all(p.sentence_good != p.sentence_bad for p in pairs)

@@ -1,0 +1,56 @@
+"""The line-tracking YAML loader and the registry."""
+
+from __future__ import annotations
+
+import pytest
+
+from blimpgen._yaml import load_yaml_text
+from blimpgen.errors import SpecError, UnknownNameError
+from blimpgen.registry import Registry
+
+
+def test_yaml_records_lines_of_nested_keys() -> None:
+    data, table = load_yaml_text("a: 1\nb:\n  c: [x, y]\n  d:\n    - e: 2\n", "f.yaml")
+    assert data == {"a": 1, "b": {"c": ["x", "y"], "d": [{"e": 2}]}}
+    assert table.line_of(("b", "c")) == 3
+    assert table.line_of(("b", "d", 0, "e")) == 5
+    assert table.line_of(("b", "zzz")) == 2  # nearest recorded ancestor
+
+
+@pytest.mark.parametrize("text,message", [
+    ("a: 1\na: 2\n", "f.yaml:2: a: duplicate key 'a' (first written on line 1)"),
+    ("a: [1\n", "f.yaml:2: YAML syntax error"),
+    ("a: &x 1\nb: *x\n<<: {c: 1}\n", "merge keys"),
+    ("? [a]\n: 1\n", "mapping keys must be plain strings"),
+    ("a: !!python/object:os.system echo\n", "YAML"),
+])
+def test_yaml_errors(text: str, message: str) -> None:
+    with pytest.raises(SpecError) as info:
+        load_yaml_text(text, "f.yaml")
+    assert message in str(info.value)
+
+
+def test_registry_versions_lazy_targets_and_suggestions() -> None:
+    reg: Registry = Registry("widget")
+    reg.register("thing.v1", "collections:OrderedDict")
+    reg.register("thing.v2", "collections:Counter")
+
+    @reg.register("other.v1")
+    class Other:
+        pass
+
+    import collections
+
+    assert reg.get("thing") is collections.Counter  # newest version
+    assert reg.get("thing.v1") is collections.OrderedDict
+    assert reg.get("other") is Other
+    with pytest.raises(UnknownNameError, match="did you mean 'thing.v1'"):
+        reg.get("thng.v1")
+    with pytest.raises(ValueError, match="already registered"):
+        reg.register("other.v1", dict)
+
+
+def test_registry_builtin_kinds_snapshot() -> None:
+    from blimpgen.generators.kinds import slot_kinds
+
+    assert slot_kinds.names() == ["args.v1", "choice.v1", "dp.v1", "verb_group.v1", "word.v1"]
