@@ -1,24 +1,69 @@
-"""Regular English morphology, derived with ``inflect`` plus a few spelling rules.
+"""Regular English morphology: ``inflect`` for plurals and a/an, spelling rules for verbs.
 
-Irregular forms never come from here: the lexicon lists them and they win. Everything in this
-module is checked by tests against the Unix word list (``../shared/corpora/words.zip``).
+Irregular forms never come from here: the lexicon lists them and they win. Derived forms are
+checked by tests against the Unix word list (``../shared/corpora/words.zip``).
+
+Importing inflect costs seconds (its module body), so its answers for every shipped word are
+kept in ``data/morphology.json``: loading the shipped lexicon never imports inflect. Words the
+memo lacks (user overlays, new rows) are derived by inflect, imported on first need. Refresh the
+memo after editing the lexicon with ``python -m blimpgen.vocab.refresh``; a test fails while
+it is stale.
 """
 
 from __future__ import annotations
 
+import json
 import re
-from functools import lru_cache
+from functools import cache
+from importlib import resources
+from typing import Any
 
-import inflect
-
-_engine = inflect.engine()
 VOWELS = set("aeiou")
+MEMO_FILE = "morphology.json"
+_computed: dict[str, dict[str, str]] = {"plural": {}, "article": {}}
 
 
-@lru_cache(maxsize=None)
+@cache
+def _engine() -> Any:
+    import inflect
+
+    return inflect.engine()
+
+
+@cache
+def _memo() -> dict[str, dict[str, str]]:
+    path = resources.files("blimpgen.vocab") / "data" / MEMO_FILE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {"plural": {}, "article": {}}
+    return {"plural": dict(data.get("plural", {})), "article": dict(data.get("article", {}))}
+
+
+def _lookup(kind: str, word: str) -> str | None:
+    return _memo()[kind].get(word) or _computed[kind].get(word)
+
+
 def plural_noun(lemma: str) -> str:
-    """Regular plural of a noun (cat -> cats, box -> boxes, city -> cities)."""
-    return _engine.plural_noun(lemma)
+    """Regular plural of a noun (cat -> cats, box -> boxes, city -> cities), via inflect."""
+    found = _lookup("plural", lemma)
+    if found is None:
+        found = _computed["plural"][lemma] = _engine().plural_noun(lemma)
+    return found
+
+
+def indefinite_article(word: str) -> str:
+    """``a`` or ``an`` for the word that follows (an apple, a university, an hour), via inflect."""
+    first = word.split(" ", 1)[0]
+    found = _lookup("article", first)
+    if found is None:
+        found = _computed["article"][first] = _engine().a(first).split(" ", 1)[0]
+    return found
+
+
+def with_article(word: str) -> str:
+    """The word with its indefinite article (``an apple``)."""
+    return f"{indefinite_article(word)} {word}"
 
 
 def _doubles_final_consonant(lemma: str) -> bool:
@@ -72,13 +117,3 @@ def regular_past(lemma: str) -> str:
     if lemma.endswith("ic"):
         return lemma + "ked"
     return lemma + "ed"
-
-
-def indefinite_article(word: str) -> str:
-    """``a`` or ``an`` for the word that follows (an apple, a university, an hour)."""
-    return _engine.a(word).split(" ", 1)[0]
-
-
-def with_article(word: str) -> str:
-    """The word with its indefinite article (``an apple``)."""
-    return f"{indefinite_article(word)} {word}"
