@@ -103,3 +103,19 @@ def test_write_pairs_file_roundtrip(tiny, tmp_path: Path) -> None:
     pairs = list(generate(tiny, 8, seed=5))
     write_pairs_file(pairs, tmp_path / "p.jsonl")
     assert list(read_pairs(tmp_path / "p.jsonl")) == pairs
+
+
+def test_generate_bytes_do_not_depend_on_hash_seed(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    code = ("from blimpgen.cli import main; main(['gen', '-p', 'determiner_noun_agreement_1', "
+            "'-n', '50', '--seed', '7', '--quiet'])")
+    outputs = []
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, env=env, timeout=120)
+        assert done.returncode == 0, done.stderr
+        outputs.append(done.stdout)
+    assert outputs[0] == outputs[1] and outputs[0].count(b"\n") == 50
