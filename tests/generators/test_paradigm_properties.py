@@ -74,6 +74,21 @@ def check_determiner_noun(pair, b, lx) -> None:
     assert flipped.text in tokens(pair.sentence_bad)
 
 
+def check_determiner_flip(pair, b, lx) -> None:
+    noun, dem = b["noun"], b["dem"]
+    assert dem.get("number") == noun.get("number")
+    flipped = other(lx, dem)
+    assert flipped.get("number") != noun.get("number") and flipped.lemma == dem.lemma
+    assert flipped.text in tokens(pair.sentence_bad) and dem.text not in tokens(pair.sentence_bad)
+
+
+def check_subject_noun_flip(pair, b, lx) -> None:
+    noun, verb = b["noun"], b["verb"]
+    assert verb.agreeing.get("number") == noun.get("number")
+    assert other(lx, noun).get("number") != verb.agreeing.get("number")
+    assert tokens(pair.sentence_bad)[1] == other(lx, noun).text.lower()
+
+
 def check_agreement_flip(pair, b, lx) -> None:
     subj, verb = b["subj"], b["verb"]
     assert verb.agreeing.get("number") in (None, subj.get("number"))
@@ -142,8 +157,17 @@ def check_adjunct_island(pair, b, lx) -> None:
 
 CHECKS: dict[str, Callable] = {
     "determiner_noun_agreement_1": check_determiner_noun,
+    "determiner_noun_agreement_irregular_1": check_determiner_noun,
+    "determiner_noun_agreement_with_adjective_1": check_determiner_noun,
     "determiner_noun_agreement_with_adj_irregular_1": check_determiner_noun,
+    "determiner_noun_agreement_2": check_determiner_flip,
+    "determiner_noun_agreement_irregular_2": check_determiner_flip,
+    "determiner_noun_agreement_with_adj_2": check_determiner_flip,
+    "determiner_noun_agreement_with_adj_irregular_2": check_determiner_flip,
     "regular_plural_subject_verb_agreement_1": check_agreement_flip,
+    "irregular_plural_subject_verb_agreement_1": check_agreement_flip,
+    "regular_plural_subject_verb_agreement_2": check_subject_noun_flip,
+    "irregular_plural_subject_verb_agreement_2": check_subject_noun_flip,
     "distractor_agreement_relative_clause": check_distractor,
     "anaphor_gender_agreement": check_anaphor_gender,
     "principle_A_case_1": check_principle_a_case_1,
