@@ -119,3 +119,40 @@ def test_generate_bytes_do_not_depend_on_hash_seed(tmp_path: Path) -> None:
         assert done.returncode == 0, done.stderr
         outputs.append(done.stdout)
     assert outputs[0] == outputs[1] and outputs[0].count(b"\n") == 50
+
+
+def test_choice_linked_values_stay_paired(mini_lexicon) -> None:
+    spec = """uid: paired
+field: semantics
+linguistics_term: quantifiers
+description: d
+contrast: [quantity]
+slots:
+  quantity: {kind: choice, values: [{good: more than, bad: at least}, {good: fewer than, bad: at most}]}
+  number: {kind: choice, values: [two, three, four, five, six]}
+good: "No cat ate {{ quantity.good }} {{ number }} cakes."
+bad: "No cat ate {{ quantity.bad }} {{ number }} cakes."
+"""
+    paradigm = build_paradigm(parse_spec(spec, "paired.yaml"), mini_lexicon)
+    pairs = list(generate(paradigm, 10, seed=0))
+    for pair in pairs:
+        assert ("more than" in pair.sentence_good) == ("at least" in pair.sentence_bad)
+        assert ("fewer than" in pair.sentence_good) == ("at most" in pair.sentence_bad)
+    assert {p.slots.get("quantity") for p in pairs} == {None}  # literals are not lexicon words
+
+
+def test_choice_linked_values_need_the_same_keys(mini_lexicon) -> None:
+    from blimpgen.errors import SpecErrors
+
+    spec = """uid: paired
+field: semantics
+linguistics_term: quantifiers
+description: d
+contrast: [q]
+slots:
+  q: {kind: choice, values: [{good: more than, bad: at least}, {good: fewer than}]}
+good: "{{ q.good }}."
+bad: "{{ q.bad }}."
+"""
+    with pytest.raises(SpecErrors, match=r"paired.yaml:7: slots.q.values: linked values must all be mappings"):
+        build_paradigm(parse_spec(spec, "paired.yaml"), mini_lexicon)

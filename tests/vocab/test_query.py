@@ -29,7 +29,7 @@ def test_query_parse(text: str, expected: tuple) -> None:
     ("N and", "expected more"),
     ("(N", "expected ')'"),
     ("N animate", "unexpected 'animate'"),
-    ("subj.number", "must follow an operator"),
+    ("subj.number = pl", "goes on the right"),
     ("N & animate", "unexpected '&"),
 ])
 def test_query_parse_errors(text: str, message: str) -> None:
@@ -94,6 +94,13 @@ def test_query_eval_compatible_operator_allows_missing_features() -> None:
     assert not _eval("gender ~ subj.gender", {"gender": "m"}, {"subj": FakeWord({"gender": "f"})})
     assert not _eval("gender = subj.gender", {"gender": "m"}, {"subj": subj})
     assert _eval("gender != subj.gender", {"gender": "m"}, {"subj": subj})
+
+
+def test_query_eval_flag_of_an_earlier_slot() -> None:
+    assert query.parse("not noun.animate") == ("not", ("flag", query.Ref(("noun", "animate"))))
+    assert _eval("noun.animate", {}, {"noun": FakeWord({"animate": True})})
+    assert not _eval("noun.animate", {}, {"noun": FakeWord({"animate": False})})
+    assert _eval("not noun.animate", {}, {"noun": FakeWord({})})
 
 
 def test_query_eval_fits_and_takes() -> None:

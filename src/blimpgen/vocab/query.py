@@ -8,6 +8,7 @@ Used in paradigm specs (slot constraints) and inside the lexicon (selectional re
     gender ~ subj.gender                   # ~ : equal, or either side lacks the feature
     fits(verb.arg2)                        # satisfies the formula stored in verb's arg2
     takes(arg1, subj)                      # this word's own arg1 formula accepts subj
+    not noun.animate                       # a flag of an earlier slot (here: the noun is inanimate)
 
 Grammar::
 
@@ -15,7 +16,7 @@ Grammar::
     conj   := neg ('and' neg)*
     neg    := 'not' neg | '(' expr ')' | call | test
     call   := 'fits' '(' ref ')' | 'takes' '(' NAME ',' slot_or_ref ')'
-    test   := NAME [('=' | '!=' | '~') value (',' value)*]
+    test   := NAME [('=' | '!=' | '~') value (',' value)*]  |  ref   (a flag of an earlier slot)
     value  := NAME | ref            ref := NAME '.' NAME ('.' NAME)*
 
 A bare NAME is a category (``N``) or a boolean feature (``animate``). Formulas are parsed once
@@ -54,7 +55,7 @@ class Ref:
 
 
 # AST nodes are tuples: ("or", a, b, ...), ("and", ...), ("not", x), ("test", name, op, values),
-# ("fits", Ref), ("takes", feature, Ref).
+# ("fits", Ref), ("takes", feature, Ref), ("flag", Ref) - a referenced boolean feature is true.
 Node = tuple
 
 
@@ -138,7 +139,9 @@ class _Parser:
             return node
         name = self.name()
         if "." in name:
-            raise SpecError(f"a reference ({name}) must follow an operator, as in 'number = {name}'")
+            if self.peek() in ("=", "!=", "~"):
+                raise SpecError(f"a reference ({name}) goes on the right: write 'feature = {name}'")
+            return ("flag", Ref(tuple(name.split("."))))
         if self.peek() in ("=", "!=", "~"):
             op = self.take()
             values = [self.value()]
@@ -179,7 +182,7 @@ def refs(node: Node) -> list[Ref]:
         return [r for child in node[1:] for r in refs(child)]
     if kind == "not":
         return refs(node[1])
-    if kind == "fits":
+    if kind in ("fits", "flag"):
         return [node[1]]
     if kind == "takes":
         return [node[2]]
@@ -221,7 +224,7 @@ def check(node: Node, inventory: Any, slots: Iterable[str] | None = None) -> lis
                 visit(child)
         elif kind == "not":
             visit(n[1])
-        elif kind == "fits":
+        elif kind in ("fits", "flag"):
             check_ref(n[1])
         elif kind == "takes":
             feat = inventory.features.get(n[1])
@@ -313,6 +316,9 @@ def compile_formula(node: Node, categories: frozenset[str]) -> Callable[[Feature
             formula = r(ref)
             return formula is not None and evaluate(formula, w, categories)
         return fits
+    if kind == "flag":
+        flag_ref = node[1]
+        return lambda w, r: r(flag_ref) is True
     if kind == "takes":
         feature, ref = node[1], node[2]
 

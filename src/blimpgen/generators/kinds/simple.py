@@ -19,6 +19,23 @@ class Text(str):
         return None
 
 
+class Paired(Text):
+    """A choice of linked strings (``{good: more than, bad: at least}``); prints its first value."""
+
+    def __new__(cls, values: dict[str, str]) -> Paired:
+        obj = super().__new__(cls, next(iter(values.values())))
+        obj.values = dict(values)
+        return obj
+
+    def get(self, name: str) -> Any:
+        return self.values.get(name)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_") or name not in self.values:
+            raise AttributeError(name)
+        return self.values[name]
+
+
 EMPTY = Text("")
 
 
@@ -52,13 +69,27 @@ class WordKind(SlotKind):
 
 
 class ChoiceKind(SlotKind):
-    """``kind: choice`` - one of a list of literal strings (``values: [after, before]``)."""
+    """``kind: choice`` - one of a list of literal strings (``values: [after, before]``).
+
+    Values may instead be mappings of linked strings, all with the same keys
+    (``values: [{good: more than, bad: at least}, {good: fewer than, bad: at most}]``);
+    templates then write ``{{ quantity.good }}`` and ``{{ quantity.bad }}``.
+    """
 
     class Params(Params):
-        values: tuple[str, ...] = Field(min_length=1)
+        values: tuple[str | dict[str, str], ...] = Field(min_length=1)
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        values = self.params.values
+        if any(isinstance(v, dict) for v in values):
+            keys = [tuple(v) if isinstance(v, dict) else None for v in values]
+            if any(k != keys[0] or not k for k in keys):
+                raise self.where("linked values must all be mappings with the same keys", "values")
+        self.options = [Paired(v) if isinstance(v, dict) else Text(v) for v in values]
 
     def sample(self, rng: random.Random, bindings: Bindings) -> Any | None:
-        return Text(self.params.values[rng.randrange(len(self.params.values))])
+        return self.options[rng.randrange(len(self.options))]
 
     def violations(self, value: Any, bindings: Bindings) -> list[str]:
-        return [] if value in self.params.values else [f"{value!r} is not one of {self.params.values}"]
+        return [] if value in self.options else [f"{value!r} is not one of {self.params.values}"]
