@@ -155,7 +155,106 @@ def check_adjunct_island(pair, b, lx) -> None:
     assert b["wh"].get("human") == b["obj"].get("human") and b["prep"].get("adjunct_clause")
 
 
+def check_anaphor_number(pair, b, lx) -> None:
+    subj, good, bad = b["subj"], b["reflexive"], b["wrong"]
+    assert good.get("case") == bad.get("case") == "refl"
+    assert good.get("number") == subj.get("number") != bad.get("number")
+    assert subj.get("number") == "pl" or good.get("gender") == subj.get("gender")
+
+
+def check_only_licensor(pair, b, lx) -> None:
+    good, bad = tokens(pair.sentence_good), tokens(pair.sentence_bad)
+    assert good[0] == "only" and bad[0] == "even" and good[1:] == bad[1:] and "ever" in good
+
+
+def check_only_scope(pair, b, lx) -> None:
+    good, bad = tokens(pair.sentence_good), tokens(pair.sentence_bad)
+    assert good[0] == "only" and "only" not in good[1:]
+    assert bad.index("only") == bad.index(b["rel"].text) + 1 and bad.index("only") < bad.index("ever")
+
+
+def check_negation_licensor(pair, b, lx) -> None:
+    good, bad = tokens(pair.sentence_good), tokens(pair.sentence_bad)
+    assert good[good.index("ever") - 1] == "not"
+    assert "not" not in bad and not any(t.endswith("n't") for t in bad) and "ever" in bad
+    assert b["verb"].parts["aux"].get("negated") is False
+
+
+def check_matrix_question(pair, b, lx) -> None:
+    assert pair.sentence_good.endswith("?") and pair.sentence_bad.endswith(".")
+    aux = b["verb"].parts["aux"]
+    assert tokens(pair.sentence_good)[0] == aux.text.lower() != tokens(pair.sentence_bad)[0]
+
+
+def check_verb_swap(frame_good: str, wrong_feature: str) -> Callable:
+    def check(pair, b, lx) -> None:
+        verb, wrong = b["verb"].head, b["wrong"]
+        assert frame_good in verb.get("frames") and wrong.get(wrong_feature) is True
+        assert wrong.get("vform") == verb.get("vform")
+        assert wrong.get("number") in (None, verb.get("number"))
+    return check
+
+
+def check_drop_argument(pair, b, lx) -> None:
+    check_verb_swap("intransitive", "strict_transitive")(pair, b, lx)
+    assert "transitive" in b["verb"].head.get("frames")
+
+
+def check_animate_agent(pair, b, lx) -> None:
+    verb = b["verb"].head
+    assert b["agent"].get("animate") and not b["inanimate"].get("animate")
+    assert lx.by_id[verb.id].get("passive") and pair.sentence_good.split(" by ")[0] == pair.sentence_bad.split(" by ")[0]
+
+
+def check_animate_subject(pair, b, lx) -> None:
+    assert b["subj"].get("animate") and not b["inanimate"].get("animate")
+    assert b["inanimate"].get("number") == b["subj"].get("number")
+
+
+def check_left_branch(pair, b, lx) -> None:
+    whd, noun = b["whd"], b["noun"]
+    assert whd.get("determiner") and (whd.lemma in ("which", "what") or not noun.get("animate"))
+    assert pair.sentence_good.endswith("?") and pair.sentence_bad.endswith(f"{noun.text}?")
+
+
+def check_existential_strong(pair, b, lx) -> None:
+    assert b["strong"].get("strength") == "strong" and b["be"].get("number") == b["noun"].get("number")
+    good, bad = tokens(pair.sentence_good), tokens(pair.sentence_bad)
+    assert bad[0] == "there" and good[0] == b["strong"].text and sorted(good) == sorted(bad)
+
+
+PAIRED = {"more than": "at least", "fewer than": "at most"}
+
+
+def check_superlative_1(pair, b, lx) -> None:
+    good_q, bad_q = b["quantity"].good, b["quantity"].bad
+    assert PAIRED[good_q] == bad_q and good_q in pair.sentence_good and bad_q in pair.sentence_bad
+    assert tokens(pair.sentence_good)[0] == "no" and b["noun"].get("number") == "sg"
+
+
+def check_superlative_2(pair, b, lx) -> None:
+    assert tokens(pair.sentence_bad)[0] == "no" and not b["det"].get("negative")
+    assert b["quantity"] in ("at least", "at most") and b["det"].get("agreement") >= {"sg"}
+
+
 CHECKS: dict[str, Callable] = {
+    "anaphor_number_agreement": check_anaphor_number,
+    "npi_present_2": check_npi_present,
+    "only_npi_licensor_present": check_only_licensor,
+    "only_npi_scope": check_only_scope,
+    "sentential_negation_npi_licensor_present": check_negation_licensor,
+    "matrix_question_npi_licensor_present": check_matrix_question,
+    "passive_2": check_passive,
+    "transitive": check_verb_swap("transitive", "strict_intransitive"),
+    "intransitive": check_verb_swap("intransitive", "strict_transitive"),
+    "drop_argument": check_drop_argument,
+    "animate_subject_passive": check_animate_agent,
+    "animate_subject_trans": check_animate_subject,
+    "left_branch_island_echo_question": check_left_branch,
+    "left_branch_island_simple_question": check_left_branch,
+    "existential_there_quantifiers_2": check_existential_strong,
+    "superlative_quantifiers_1": check_superlative_1,
+    "superlative_quantifiers_2": check_superlative_2,
     "determiner_noun_agreement_1": check_determiner_noun,
     "determiner_noun_agreement_irregular_1": check_determiner_noun,
     "determiner_noun_agreement_with_adjective_1": check_determiner_noun,

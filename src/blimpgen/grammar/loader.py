@@ -76,7 +76,10 @@ def parse_spec(text: str, file: str) -> LoadedSpec:
             errors.append(table.error(("slots", name), f"slot {name!r} is never used in a template"))
     if errors:
         raise SpecErrors(errors)
-    good_items, bad_items = templates.lexical_items(spec.good), templates.lexical_items(spec.bad)
+    # Linked choices keep alternative words under attribute names (q.good / q.bad).
+    split = frozenset(name for name, body in spec.slots.items() if str(body["kind"]).split(".v")[0] == "choice")
+    good_items = templates.lexical_items(spec.good, split)
+    bad_items = templates.lexical_items(spec.bad, split)
     literal = set(good_items[1]) | set(bad_items[1])
     for index, item in enumerate(spec.contrast):
         if item not in slot_names and item.lower() not in literal:
@@ -104,6 +107,8 @@ def _pydantic_errors(exc: ValidationError, table: LineTable, raw: dict[str, Any]
             message = f"missing required key {loc[-1]!r}"
         elif message.startswith("Value error, "):
             message = message[len("Value error, "):]
+        if isinstance(err.get("input"), bool) and "string" in message:
+            message += " (YAML reads yes/no/on/off/true/false as booleans: quote the word)"
         out.append(table.error(loc, message))
     return out
 

@@ -122,13 +122,15 @@ def used_variables(source: str) -> set[str]:
     return set(meta.find_undeclared_variables(_check_env().parse(source)))
 
 
-def lexical_items(source: str) -> tuple[frozenset[str], Counter]:
+def lexical_items(source: str, split_slots: frozenset[str] = frozenset()) -> tuple[frozenset[str], Counter]:
     """The lexical material a template outputs: the set of slots used and its literal words.
 
     ``{{ noun | flip('number') }}`` and ``{{ noun }}`` both use slot ``noun``, and
     ``{{ vg }}`` uses the same slot as ``{{ vg.aux }} ... {{ vg.verb }}``; so two templates with
     equal results use the same lexemes up to inflection and order (BLiMP's
-    ``lexically_identical``, computed rather than declared).
+    ``lexically_identical``, computed rather than declared). Slots in ``split_slots`` hold
+    alternative words under attribute names (linked choices), so ``{{ q.good }}`` and
+    ``{{ q.bad }}`` count as different items.
     """
     slots: set[str] = set()
     words: Counter = Counter()
@@ -138,11 +140,14 @@ def lexical_items(source: str) -> tuple[frozenset[str], Counter]:
             if isinstance(child, nodes.TemplateData):
                 words.update(w.lower() for w in WORD_RE.findall(child.data))
                 continue
-            root = child
+            root, attribute = child, None
             while isinstance(root, (nodes.Filter, nodes.Getattr, nodes.Getitem, nodes.Call)):
+                if isinstance(root, nodes.Getattr):
+                    attribute = root.attr
                 root = root.node
             if isinstance(root, nodes.Name):
-                slots.add(root.name)
+                split = root.name in split_slots and attribute is not None
+                slots.add(f"{root.name}.{attribute}" if split else root.name)
             elif isinstance(root, nodes.Const):
                 words.update(w.lower() for w in WORD_RE.findall(str(root.value)))
     return frozenset(slots), words
