@@ -9,6 +9,7 @@ All errors of a file are collected before raising.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -72,8 +73,9 @@ def parse_spec(text: str, file: str) -> LoadedSpec:
         if not any(e.key == ".".join(key) for e in errors):
             used |= templates.used_variables(source)
     for name in sorted(slot_names - used):
-        if not errors:
-            errors.append(table.error(("slots", name), f"slot {name!r} is never used in a template"))
+        mentioned = any(_mentions(body, name) for other, body in spec.slots.items() if other != name)
+        if not errors and not mentioned:
+            errors.append(table.error(("slots", name), f"slot {name!r} is used by no template and no other slot"))
     if errors:
         raise SpecErrors(errors)
     # Linked choices keep alternative words under attribute names (q.good / q.bad).
@@ -90,6 +92,17 @@ def parse_spec(text: str, file: str) -> LoadedSpec:
     identical = good_items == bad_items
     sha = hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
     return LoadedSpec(spec, file, table, sha, identical)
+
+
+def _mentions(value: Any, name: str) -> bool:
+    """Whether a slot's parameters mention ``name`` as a word (a reference or slot argument)."""
+    if isinstance(value, str):
+        return re.search(rf"(?<![\w.]){re.escape(name)}(?![\w])", value) is not None
+    if isinstance(value, dict):
+        return any(_mentions(v, name) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_mentions(v, name) for v in value)
+    return False
 
 
 def _pydantic_errors(exc: ValidationError, table: LineTable, raw: dict[str, Any]) -> list[SpecError]:

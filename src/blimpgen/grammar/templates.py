@@ -7,6 +7,7 @@ Templates are user-authored input, so they run in ``SandboxedEnvironment`` with
 ``form(**changes)``   the same word with some features changed (``form(vform='en')``)
 ``a_an``              prefix the indefinite article (``an apple``)
 ``det_for(noun)``     a determiner as written before ``noun`` (``a`` -> ``an`` before apple)
+``possessive``        the possessive of a noun phrase (the boy's, the boys', the children's)
 ``cap``               capitalise the first letter
 """
 
@@ -58,10 +59,21 @@ def form(value: Any, lexicon: Any = None, **changes: str) -> Any:
         if other is None:
             raise RenderDeadEnd(f"{value.id} has no form {changes}")
         return other
+    if isinstance(value, str) and not str(value):
+        return value  # an empty part (no auxiliary) has no form to change
     method = getattr(value, "form", None)
     if method is None or not callable(method):
         raise RenderDeadEnd(f"cannot change the form of {value!r}")
     return method(lexicon, **changes)
+
+
+def possessive(value: Any) -> str:
+    """The possessive of a noun phrase: the boy's, the boys', the children's, James's."""
+    text = str(value).strip()
+    head = value.get("number") if hasattr(value, "get") else None
+    if head == "pl" and text.endswith("s"):
+        return text + "'"
+    return text + "'s"
 
 
 def a_an(value: Any) -> str:
@@ -90,6 +102,7 @@ def make_environment(lexicon: Any = None) -> SandboxedEnvironment:
     env.filters["form"] = lambda value, **changes: form(value, lexicon, **changes)
     env.filters["a_an"] = a_an
     env.filters["det_for"] = det_for
+    env.filters["possessive"] = possessive
     env.filters["cap"] = cap
     return env
 

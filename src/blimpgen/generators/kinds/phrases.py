@@ -121,7 +121,7 @@ class Args(Phrase):
         return self.text
 
 
-FRAMES = ("intransitive", "transitive", "ditransitive", "dative")
+FRAMES = ("intransitive", "transitive", "ditransitive", "dative", "that_clause")
 
 
 class ArgsKind(SlotKind):
@@ -137,6 +137,7 @@ class ArgsKind(SlotKind):
         frames: tuple[Literal[FRAMES], ...] = ("intransitive", "transitive")  # type: ignore[valid-type]
         object: str = "N or PN"
         distinct: tuple[str, ...] = ()
+        depth: int = 1
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
@@ -148,15 +149,25 @@ class ArgsKind(SlotKind):
         obj = f"({self.params.object}) and not relational"
         self.theme = DPBuilder(self, f"({obj}) and fits({verb}.arg2){extra}", DEFAULT_DET, "object")
         self.recipient = DPBuilder(self, f"({obj}) and fits({verb}.arg3){extra}", DEFAULT_DET, "object")
+        self.clause = None
+        if "that_clause" in self.params.frames and self.params.depth > 0:
+            from blimpgen.generators.kinds.clauses import ClauseKind  # clauses build on args
+
+            self.clause = ClauseKind(f"{self.name}.clause", ClauseKind.Params(depth=self.params.depth - 1,
+                                     frames=self.params.frames), self.lexicon, self.earlier, self.where)
 
     def sample(self, rng: random.Random, bindings: Bindings) -> Args | None:
         verb = bindings[self.params.verb]
-        frames = [f for f in self.params.frames if f in (verb.get("frames") or ())]
+        frames = [f for f in self.params.frames if f in (verb.get("frames") or ())
+                  and (f != "that_clause" or self.clause is not None)]
         if not frames:
             return None
         frame = frames[rng.randrange(len(frames))]
         if frame == "intransitive":
             return Args(frame, {}, "")
+        if frame == "that_clause":
+            clause = self.clause.sample(rng, bindings)
+            return None if clause is None else Args(frame, {"clause": clause}, f"that {clause}")
         theme = self.theme.build(rng, bindings)
         if theme is None:
             return None
@@ -172,6 +183,8 @@ class ArgsKind(SlotKind):
     def violations(self, value: Any, bindings: Bindings) -> list[str]:
         verb = bindings[self.params.verb]
         problems = [] if value.frame in (verb.get("frames") or ()) else [f"verb lacks frame {value.frame}"]
+        if "clause" in value.parts:
+            problems += self.clause.violations(value.parts["clause"], bindings)
         if "object" in value.parts:
             problems += self.theme.violations(value.parts["object"], bindings)
         if "recipient" in value.parts:

@@ -13,7 +13,8 @@ pattern         auxiliary                   verb form
 ``passive``     is, are, was, were          en
 ==============  ==========================  =========================
 
-The auxiliary (or the finite verb when there is none) agrees in number with ``subject``; the
+The auxiliary (or the finite verb when there is none) agrees in number with ``subject`` (or with
+``number``, for subjects that are not slots: a gerund is singular); the
 verb must accept the subject (``takes(arg1, subject)``) unless ``select_subject: false``.
 With ``agreeing: true`` only patterns whose agreeing word marks number are used, so that
 ``flip('number')`` always has a form to move to.
@@ -79,12 +80,13 @@ class VerbGroupKind(SlotKind):
         negation: Literal["never", "optional", "always"] = "never"
         agreeing: bool = False
         select_subject: bool = True
+        number: Literal["sg", "pl"] | None = None
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
         p = self.params
         self.check_slot_ref(p.subject, "subject")
-        if p.agreeing and p.subject is None:
+        if p.agreeing and p.subject is None and p.number is None:
             raise self.where("agreeing: true needs a subject", "agreeing")
         self.check_formula(p.verb, "verb")
         takes = f" and takes(arg1, {p.subject})" if p.subject and p.select_subject else ""
@@ -99,7 +101,10 @@ class VerbGroupKind(SlotKind):
     def _verbs(self, vform: str, agree: bool) -> Selector:
         key = (vform, agree)
         if key not in self._selectors:
-            agreement = f" and number = {self.params.subject}.number" if agree else ""
+            if agree and self.params.number is not None:
+                agreement = f" and number={self.params.number}"
+            else:
+                agreement = f" and number = {self.params.subject}.number" if agree else ""
             # Stative verbs (know, own) are unnatural in the progressive: *is knowing.
             aspect = " and not stative" if vform == "ing" else ""
             # A flipped "puts" -> "put" would read as a grammatical past.
@@ -109,6 +114,8 @@ class VerbGroupKind(SlotKind):
         return self._selectors[key]
 
     def _subject_number(self, bindings: Bindings) -> Any:
+        if self.params.number is not None:  # a clausal or gerund subject: always singular, say
+            return self.params.number
         return resolve(bindings, (self.params.subject, "number")) if self.params.subject else None
 
     def sample(self, rng: random.Random, bindings: Bindings) -> VerbGroup | None:
@@ -126,7 +133,8 @@ class VerbGroupKind(SlotKind):
                     tense = "pres" if "pres" in p.tense else None
                 if tense is None:
                     continue
-                verb = self._verbs(tense, tense == "pres" and p.subject is not None).pick(rng, bindings)
+                agree = tense == "pres" and (p.subject is not None or p.number is not None)
+                verb = self._verbs(tense, agree).pick(rng, bindings)
                 if verb is not None:
                     return VerbGroup(None, verb, pattern, verb)
                 continue
