@@ -34,7 +34,7 @@ EXPECTED = {
     "unknown_parameter": ":13: slots.dem.wher: unknown parameter 'wher' for kind word; did you mean 'where'?",
     "unknown_top_key": ":4: descripton: unknown key 'descripton'; did you mean 'description'?",
     "unknown_value": ":12: slots.noun.where: plural_type has no value 'regulr'; did you mean 'regular'",
-    "unused_slot": ":14: slots.adj: slot 'adj' is never used in a template",
+    "unused_slot": ":14: slots.adj: slot 'adj' is used by no template and no other slot",
     "wrong_type": ":5: simple_LM_method: Input should be a valid boolean",
     "yaml_syntax": ":12: YAML syntax error:",
 }
