@@ -156,3 +156,56 @@ bad: "{{ q.bad }}."
 """
     with pytest.raises(SpecErrors, match=r"paired.yaml:7: slots.q.values: linked values must all be mappings"):
         build_paradigm(parse_spec(spec, "paired.yaml"), mini_lexicon)
+
+
+BRANCHED = """uid: branched
+field: syntax
+linguistics_term: control_raising
+description: d
+contrast: [pred, wrong]
+slots:
+  noun: {kind: word, where: "N and not mass"}
+branches:
+  verbal:
+    slots:
+      pred: {kind: word, where: "V and vform=pres and number = noun.number"}
+      wrong: {kind: word, where: "V and vform=past"}
+    good: "The {{ noun }} {{ pred }}."
+    bad: "The {{ noun }} {{ wrong }}."
+  adjectival:
+    slots:
+      pred: {kind: word, where: "A"}
+      wrong: {kind: choice, values: [very]}
+    good: "The {{ noun }} is {{ pred }}."
+    bad: "The {{ noun }} is {{ wrong }}."
+"""
+
+
+def test_branches_sample_every_branch_with_its_own_slots(mini_lexicon) -> None:
+    from blimpgen.generators.generate import generate_with_bindings
+    from blimpgen.generators.paradigm import BRANCH
+
+    paradigm = build_paradigm(parse_spec(BRANCHED, "branched.yaml"), mini_lexicon)
+    seen = set()
+    for pair, bindings in generate_with_bindings(paradigm, 30, seed=0):
+        seen.add(bindings[BRANCH])
+        assert paradigm.violations(bindings) == []
+        assert (" is " in pair.sentence_good) == (bindings[BRANCH] == 1)
+    assert seen == {0, 1}
+
+
+@pytest.mark.parametrize("edit,message", [
+    (("  verbal:\n    slots:\n", "  verbal:\n    slots:\n      noun: {kind: word, where: N}\n"),
+     "branched.yaml:11: branches.verbal.slots.noun: slot 'noun' is already a shared slot"),
+    (('    good: "The {{ noun }} is {{ pred }}."', '    good: "The {{ noun }} is {{ prod }}."'),
+     "branched.yaml:19: branches.adjectival.good: undeclared template variable 'prod'; did you mean 'pred'?"),
+    (("contrast: [pred, wrong]\n", ""), "branched.yaml:8: branches.verbal: give contrast here or at the top level"),
+    (("      wrong: {kind: choice, values: [very]}", "      wrong: {kind: choice, value: [very]}"),
+     "branched.yaml:18: branches.adjectival.slots.wrong.value: unknown parameter 'value'"),
+])
+def test_branches_errors_point_into_the_branch(mini_lexicon, edit, message) -> None:
+    from blimpgen.errors import SpecErrors
+
+    with pytest.raises(SpecErrors) as info:
+        build_paradigm(parse_spec(BRANCHED.replace(*edit), "branched.yaml"), mini_lexicon)
+    assert message in str(info.value)

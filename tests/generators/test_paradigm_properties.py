@@ -42,7 +42,7 @@ def words_of(value) -> list[Word]:
 def allowed_tokens(paradigm, bindings) -> set[str]:
     lexicon = paradigm.lexicon
     allowed: set[str] = set()
-    for item in paradigm.spec.contrast:
+    for item in paradigm.contrast(bindings):
         if item not in bindings:
             allowed.add(item.lower())
             continue

@@ -18,6 +18,7 @@ from blimpgen.errors import SpecError, SpecErrors, UnknownNameError, did_you_mea
 from blimpgen.generators.kinds import slot_kinds
 from blimpgen.generators.kinds.base import Bindings, Phrase, SlotKind
 from blimpgen.grammar.loader import LoadedSpec
+from blimpgen.grammar.spec import Variant
 from blimpgen.grammar.templates import make_environment
 from blimpgen.vocab.lexeme import Word
 from blimpgen.vocab.lexicon import Lexicon
@@ -44,8 +45,21 @@ def finish_fragment(text: str) -> str:
     return BEFORE_PUNCT_RE.sub(r"\1", SPACES_RE.sub(" ", text)).strip()
 
 
+# Key of the chosen branch in a set of bindings (not an identifier, so never a slot name).
+BRANCH = "#branch"
+
 SENTENCE_FIELDS = ("sentence_good", "sentence_bad", "one_prefix_prefix", "two_prefix_prefix_good",
                    "two_prefix_prefix_bad")
+
+
+class Body:
+    """One variant ready to sample: its slot kinds and compiled templates."""
+
+    def __init__(self, variant: Variant, slots: list[tuple[str, SlotKind]], lexicon: Lexicon) -> None:
+        self.variant = variant
+        self.slots = slots
+        env = make_environment(lexicon)
+        self.templates = {name: env.from_string(source) for name, source in variant.templates().items()}
 
 
 class Paradigm:
@@ -53,32 +67,41 @@ class Paradigm:
 
     Attributes:
         loaded: the validated spec with its file and line table.
-        slots: (name, kind instance) in declaration order.
+        bodies: one per variant (a single one unless the spec has branches).
     """
 
-    def __init__(self, loaded: LoadedSpec, lexicon: Lexicon, slots: list[tuple[str, SlotKind]]) -> None:
+    def __init__(self, loaded: LoadedSpec, lexicon: Lexicon, bodies: list[Body]) -> None:
         self.loaded = loaded
         self.spec = loaded.spec
         self.uid = loaded.spec.uid
         self.lexicon = lexicon
-        self.slots = slots
-        env = make_environment(lexicon)
-        self.templates = {name: env.from_string(source) for name, source in loaded.spec.templates().items()}
+        self.bodies = bodies
+
+    def body(self, bindings: Bindings) -> Body:
+        """The body a set of bindings was sampled from."""
+        return self.bodies[bindings.get(BRANCH, 0)]
+
+    def contrast(self, bindings: Bindings) -> list[str]:
+        """The slots and words allowed to differ between good and bad for these bindings."""
+        return self.body(bindings).variant.contrast
 
     def sample(self, rng: random.Random) -> Bindings | DeadEnd:
-        """Draw a value for every slot in order, or report the first slot that ran dry."""
-        bindings: Bindings = {}
-        for name, kind in self.slots:
+        """Pick a branch (when there are several), then draw every slot in order, or report
+        the first slot that ran dry."""
+        index = rng.randrange(len(self.bodies)) if len(self.bodies) > 1 else 0
+        body = self.bodies[index]
+        bindings: Bindings = {BRANCH: index} if len(self.bodies) > 1 else {}
+        for name, kind in body.slots:
             value = kind.sample(rng, bindings)
             if value is None:
-                return DeadEnd(name)
+                return DeadEnd(f"{body.variant.name}: {name}" if body.variant.name else name)
             bindings[name] = value
         return bindings
 
     def render(self, bindings: Bindings) -> dict[str, str]:
         """Render every template; raises RenderDeadEnd when a form is missing."""
         out = {}
-        for name, template in self.templates.items():
+        for name, template in self.body(bindings).templates.items():
             text = template.render(bindings)
             out[name] = finish_sentence(text) if name in SENTENCE_FIELDS else finish_fragment(text)
         return out
@@ -86,7 +109,7 @@ class Paradigm:
     def violations(self, bindings: Bindings) -> list[str]:
         """Re-check every slot's constraints on a sampled set of values (no caches)."""
         problems = []
-        for name, kind in self.slots:
+        for name, kind in self.body(bindings).slots:
             problems += [f"{name}: {p}" for p in kind.violations(bindings[name], bindings)]
         return problems
 
@@ -110,10 +133,26 @@ def build_paradigm(loaded: LoadedSpec, lexicon: Lexicon) -> Paradigm:
         SpecErrors: every slot problem, each with the spec's ``file:line``.
     """
     errors: list[SpecError] = []
+    bodies = []
+    reported: set[tuple] = set()
+    for variant in loaded.spec.variants():
+        slots, variant_errors = _build_slots(loaded, variant, lexicon)
+        for error in variant_errors:  # a shared slot's error would repeat once per branch
+            if (error.line, error.key, error.message) not in reported:
+                reported.add((error.line, error.key, error.message))
+                errors.append(error)
+        bodies.append(Body(variant, slots, lexicon))
+    if errors:
+        raise SpecErrors(errors)
+    return Paradigm(loaded, lexicon, bodies)
+
+
+def _build_slots(loaded: LoadedSpec, variant: Variant, lexicon: Lexicon) -> tuple[list, list[SpecError]]:
+    errors: list[SpecError] = []
     slots: list[tuple[str, SlotKind]] = []
     earlier: list[str] = []
-    for name, body in loaded.spec.slots.items():
-        path = ("slots", name)
+    for name, body in variant.slots.items():
+        path = variant.slot_path(name)
         kind_name = body["kind"]
         try:
             kind_cls = slot_kinds.get(kind_name)
@@ -149,9 +188,7 @@ def build_paradigm(loaded: LoadedSpec, lexicon: Lexicon) -> Paradigm:
         except SpecError as exc:
             errors.append(exc)
         earlier.append(name)
-    if errors:
-        raise SpecErrors(errors)
-    return Paradigm(loaded, lexicon, slots)
+    return slots, errors
 
 
 def paradigm_rng(seed: int, uid: str) -> random.Random:

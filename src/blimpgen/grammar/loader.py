@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from blimpgen._yaml import LineTable, load_yaml_text
+from blimpgen._yaml import LineTable, key_path_str, load_yaml_text
 from blimpgen.errors import SpecError, SpecErrors, did_you_mean
 from blimpgen.grammar import templates
 from blimpgen.grammar.spec import TEMPLATE_KEYS, ParadigmSpec
@@ -62,36 +62,49 @@ def parse_spec(text: str, file: str) -> LoadedSpec:
         spec = ParadigmSpec.model_validate(raw)
     except ValidationError as exc:
         raise SpecErrors(_pydantic_errors(exc, table, raw)) from None
-    errors = [table.error((key,), message) for key, message in spec.method_problems()]
-    slot_names = set(spec.slots)
-    used: set[str] = set()
-    for out_field, source in spec.templates().items():
-        key = TEMPLATE_KEYS[out_field]
-        base_line = table.line_of(key)
-        for template_line, message in templates.template_problems(source, slot_names):
-            errors.append(SpecError(message, file, base_line + template_line - 1, ".".join(key)))
-        if not any(e.key == ".".join(key) for e in errors):
-            used |= templates.used_variables(source)
-    for name in sorted(slot_names - used):
-        mentioned = any(_mentions(body, name) for other, body in spec.slots.items() if other != name)
-        if not errors and not mentioned:
-            errors.append(table.error(("slots", name), f"slot {name!r} is used by no template and no other slot"))
+    errors = [table.error(path, message) for path, message in spec.method_problems()]
     if errors:
         raise SpecErrors(errors)
-    # Linked choices keep alternative words under attribute names (q.good / q.bad).
-    split = frozenset(name for name, body in spec.slots.items() if str(body["kind"]).split(".v")[0] == "choice")
-    good_items = templates.lexical_items(spec.good, split)
-    bad_items = templates.lexical_items(spec.bad, split)
-    literal = set(good_items[1]) | set(bad_items[1])
-    for index, item in enumerate(spec.contrast):
-        if item not in slot_names and item.lower() not in literal:
-            errors.append(table.error(("contrast", index), f"{item!r} is neither a slot nor a word of the good "
-                                      f"or bad template{did_you_mean(item, slot_names | literal)}"))
+    identical = True
+    for variant in spec.variants():
+        errors += _variant_problems(variant, table)
+        if not errors:
+            # Linked choices keep alternative words under attribute names (q.good / q.bad).
+            split = frozenset(n for n, body in variant.slots.items() if str(body["kind"]).split(".v")[0] == "choice")
+            good = templates.lexical_items(variant.good, split)
+            bad = templates.lexical_items(variant.bad, split)
+            identical = identical and good == bad
+            literal = set(good[1]) | set(bad[1])
+            own = bool(variant.path) and spec.branches[variant.name].contrast is not None
+            contrast_path = (variant.path if own else ()) + ("contrast",)
+            for index, item in enumerate(variant.contrast):
+                if item not in variant.slots and item.lower() not in literal:
+                    errors.append(table.error(contrast_path + (index,), f"{item!r} is neither a slot nor a word of "
+                                              f"the good or bad template{did_you_mean(item, set(variant.slots) | literal)}"))
     if errors:
         raise SpecErrors(errors)
-    identical = good_items == bad_items
     sha = hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
     return LoadedSpec(spec, file, table, sha, identical)
+
+
+def _variant_problems(variant: Any, table: LineTable) -> list[SpecError]:
+    """Template syntax, undeclared variables and unused slots of one variant."""
+    errors: list[SpecError] = []
+    slot_names = set(variant.slots)
+    used: set[str] = set()
+    for out_field, source in variant.templates().items():
+        key = variant.path + TEMPLATE_KEYS[out_field]
+        base_line = table.line_of(key)
+        problems = templates.template_problems(source, slot_names)
+        for template_line, message in problems:
+            errors.append(SpecError(message, table.file, base_line + template_line - 1, key_path_str(key)))
+        if not problems:
+            used |= templates.used_variables(source)
+    for name in sorted(slot_names - used):
+        mentioned = any(_mentions(body, name) for other, body in variant.slots.items() if other != name)
+        if not errors and not mentioned:
+            errors.append(table.error(variant.slot_path(name), f"slot {name!r} is used by no template and no other slot"))
+    return errors
 
 
 def _mentions(value: Any, name: str) -> bool:

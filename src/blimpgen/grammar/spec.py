@@ -61,6 +61,57 @@ class TwoPrefix(_Strict):
     word: str
 
 
+class Branch(_Strict):
+    """One alternative body of a paradigm whose pairs come from several templates."""
+
+    slots: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    good: str = Field(min_length=1)
+    bad: str = Field(min_length=1)
+    one_prefix: OnePrefix | None = None
+    two_prefix: TwoPrefix | None = None
+    contrast: list[str] | None = None
+
+    @field_validator("slots")
+    @classmethod
+    def _slots(cls, value: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        return check_slots(value)
+
+
+class Variant(BaseModel):
+    """A complete body to sample from: the shared slots plus one branch (or the spec itself)."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    name: str
+    slots: dict[str, dict[str, Any]]
+    good: str
+    bad: str
+    one_prefix: OnePrefix | None
+    two_prefix: TwoPrefix | None
+    contrast: list[str]
+    path: tuple = ()
+    shared: tuple[str, ...] = ()
+
+    def templates(self) -> dict[str, str]:
+        """Every template by output field name (``sentence_good``, ``one_prefix_prefix``, ...)."""
+        out = {"sentence_good": self.good, "sentence_bad": self.bad}
+        if self.one_prefix is not None:
+            out.update(one_prefix_prefix=self.one_prefix.prefix, one_prefix_word_good=self.one_prefix.word_good,
+                       one_prefix_word_bad=self.one_prefix.word_bad)
+        if self.two_prefix is not None:
+            out.update(two_prefix_prefix_good=self.two_prefix.prefix_good,
+                       two_prefix_prefix_bad=self.two_prefix.prefix_bad, two_prefix_word=self.two_prefix.word)
+        return out
+
+    def slot_path(self, name: str) -> tuple:
+        """Key path of a slot: in the branch when it is the branch's own, else top level."""
+        return self.path + ("slots", name) if self.path and name in self.own_slots else ("slots", name)
+
+    @property
+    def own_slots(self) -> set[str]:
+        return set(self.slots) - set(self.shared)
+
+
 class ParadigmSpec(_Strict):
     """One paradigm as written in YAML (after structural validation)."""
 
@@ -71,12 +122,13 @@ class ParadigmSpec(_Strict):
     simple_LM_method: bool = True
     one_prefix_method: bool = False
     two_prefix_method: bool = False
-    contrast: list[str] = Field(min_length=1)
-    slots: dict[str, dict[str, Any]] = Field(min_length=1)
-    good: str = Field(min_length=1)
-    bad: str = Field(min_length=1)
+    contrast: list[str] | None = None
+    slots: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    good: str | None = Field(default=None, min_length=1)
+    bad: str | None = Field(default=None, min_length=1)
     one_prefix: OnePrefix | None = None
     two_prefix: TwoPrefix | None = None
+    branches: dict[str, Branch] | None = None
     notes: str = ""
 
     @field_validator("uid")
@@ -89,34 +141,64 @@ class ParadigmSpec(_Strict):
     @field_validator("slots")
     @classmethod
     def _slots(cls, value: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-        for name, body in value.items():
-            if not NAME_RE.match(name):
-                raise ValueError(f"slot name {name!r} must be an identifier (letters, digits, _)")
-            if not isinstance(body, dict) or not isinstance(body.get("kind"), str):
-                raise ValueError(f"slot {name!r} must be a mapping with a 'kind' (e.g. kind: word)")
-        return value
+        return check_slots(value)
 
-    def method_problems(self) -> list[tuple[str, str]]:
-        """(key, message) for prefix-method flags that disagree with their template blocks."""
-        problems = []
-        for method in ("one_prefix", "two_prefix"):
-            flag, block = getattr(self, f"{method}_method"), getattr(self, method)
-            if flag and block is None:
-                problems.append((f"{method}_method", f"true needs a {method} block of templates"))
-            elif block is not None and not flag:
-                problems.append((method, f"a {method} block needs {method}_method: true"))
+    def method_problems(self) -> list[tuple[tuple, str]]:
+        """(key path, message) for structure the field types cannot say: templates either at the
+        top or in branches, prefix-method flags that disagree with their template blocks."""
+        problems: list[tuple[tuple, str]] = []
+        if self.branches is None:
+            for key in ("good", "bad", "contrast"):
+                if getattr(self, key) is None:
+                    problems.append(((key,), f"missing required key {key!r}"))
+            if not self.slots:
+                problems.append((("slots",), "a paradigm needs at least one slot"))
+            bodies = [((), self)]
+        else:
+            for key in ("good", "bad", "one_prefix", "two_prefix"):
+                if getattr(self, key) is not None:
+                    problems.append(((key,), f"with branches, {key} belongs inside each branch"))
+            if not self.branches:
+                problems.append((("branches",), "branches needs at least one branch"))
+            for name, branch in self.branches.items():
+                if branch.contrast is None and self.contrast is None:
+                    problems.append((("branches", name), "give contrast here or at the top level"))
+                for slot in set(branch.slots) & set(self.slots):
+                    problems.append((("branches", name, "slots", slot), f"slot {slot!r} is already a shared slot"))
+            bodies = [(("branches", name), b) for name, b in self.branches.items()]
+        for path, body in bodies:
+            for method in ("one_prefix", "two_prefix"):
+                flag, block = getattr(self, f"{method}_method"), getattr(body, method)
+                if flag and block is None and not path:
+                    problems.append(((f"{method}_method",), f"true needs a {method} block of templates"))
+                elif flag and block is None:
+                    problems.append((path, f"{method}_method is true, so this branch needs a {method} block"))
+                elif block is not None and not flag:
+                    problems.append((path + (method,), f"a {method} block needs {method}_method: true"))
         return problems
 
-    def templates(self) -> dict[str, str]:
-        """Every template by output field name (``sentence_good``, ``one_prefix_prefix``, ...)."""
-        out = {"sentence_good": self.good, "sentence_bad": self.bad}
-        if self.one_prefix is not None:
-            out.update(one_prefix_prefix=self.one_prefix.prefix, one_prefix_word_good=self.one_prefix.word_good,
-                       one_prefix_word_bad=self.one_prefix.word_bad)
-        if self.two_prefix is not None:
-            out.update(two_prefix_prefix_good=self.two_prefix.prefix_good,
-                       two_prefix_prefix_bad=self.two_prefix.prefix_bad, two_prefix_word=self.two_prefix.word)
-        return out
+    def variants(self) -> list[Variant]:
+        """The bodies pairs are sampled from: the spec itself, or shared slots + each branch."""
+        if self.branches is None:
+            return [Variant(name="", slots=dict(self.slots), good=self.good or "", bad=self.bad or "",
+                            one_prefix=self.one_prefix, two_prefix=self.two_prefix,
+                            contrast=list(self.contrast or ()))]
+        return [Variant(name=name, slots={**self.slots, **branch.slots}, good=branch.good, bad=branch.bad,
+                        one_prefix=branch.one_prefix, two_prefix=branch.two_prefix,
+                        contrast=list(branch.contrast if branch.contrast is not None else self.contrast or ()),
+                        path=("branches", name), shared=tuple(self.slots))
+                for name, branch in self.branches.items()]
+
+
+
+def check_slots(value: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Slot names are identifiers and every slot names its kind."""
+    for name, body in value.items():
+        if not NAME_RE.match(name):
+            raise ValueError(f"slot name {name!r} must be an identifier (letters, digits, _)")
+        if not isinstance(body, dict) or not isinstance(body.get("kind"), str):
+            raise ValueError(f"slot {name!r} must be a mapping with a 'kind' (e.g. kind: word)")
+    return value
 
 
 # Output field -> key path of its template in the YAML file (for error lines).
