@@ -209,3 +209,15 @@ def test_branches_errors_point_into_the_branch(mini_lexicon, edit, message) -> N
     with pytest.raises(SpecErrors) as info:
         build_paradigm(parse_spec(BRANCHED.replace(*edit), "branched.yaml"), mini_lexicon)
     assert message in str(info.value)
+
+
+def test_form_filter_changes_only_features_the_word_group_marks(mini_lexicon) -> None:
+    from blimpgen.grammar.templates import form
+
+    lx = mini_lexicon
+    eating = lx.by_id["V:eat:ing"]
+    assert form(eating, lx, vform="pres", number="pl").text == "eat"
+    assert form(eating, lx, vform="pres", number="sg").text == "eats"
+    assert form(lx.by_id["AUX:will:will"], lx, number="pl").text == "will"  # modals have no number
+    assert form(lx.by_id["AUX:do:does"], lx, number="pl").text == "do"
+    assert form(lx.by_id["AUX:have:had"], lx, number="pl").text == "had"  # no number on any past have

@@ -51,11 +51,16 @@ def flip(value: Any, feature: str, lexicon: Any = None) -> Any:
 def form(value: Any, lexicon: Any = None, **changes: str) -> Any:
     """The same word with some form features changed (``form(vform='en')``)."""
     if isinstance(value, Word):
-        # A word that does not mark a feature (a modal's number) fits any value of it.
-        changes = {k: v for k, v in changes.items() if value.get(k) is not None}
         if all(value.get(k) == v for k, v in changes.items()):
             return value
         other = lexicon.other_form(value, **changes) if lexicon is not None else None
+        if other is None:
+            # A word that does not mark a feature (a modal's or a past "had"'s number) fits any
+            # value of it: keep only the changes to features it has.
+            marked = {k: v for k, v in changes.items() if value.get(k) is not None}
+            if all(value.get(k) == v for k, v in marked.items()):
+                return value
+            other = lexicon.other_form(value, **marked) if lexicon is not None and marked else None
         if other is None:
             raise RenderDeadEnd(f"{value.id} has no form {changes}")
         return other
