@@ -176,6 +176,8 @@ def _build_slots(loaded: LoadedSpec, variant: Variant, lexicon: Lexicon) -> tupl
                     message = f"kind {kind_name} needs parameter {err['loc'][0]!r}"
                 else:
                     message = err["msg"].removeprefix("Value error, ")
+                    if isinstance(err.get("input"), bool):
+                        message += " (YAML reads yes/no/on/off/true/false as booleans: quote the word)"
                 errors.append(loaded.error(loc, message))
             earlier.append(name)
             continue

@@ -19,6 +19,7 @@ from typing import Any
 from blimpgen.errors import LexiconError, SourceLoc, SpecError, SpecErrors, did_you_mean
 from blimpgen.vocab import morphology, query
 from blimpgen.vocab.features import FeatureInventory, load_inventory
+from blimpgen.vocab.index import FeatureIndex, positions
 from blimpgen.vocab.lexeme import Lexeme, Word
 
 OPEN_CLASSES = ("N", "PN", "V", "A")
@@ -47,9 +48,18 @@ class Lexicon:
             self._by_category[w.category].append(w)
             self._groups[(w.category, w.lemma)].append(w)
         self._filter_cache: dict[query.Node, list[Word]] = {}
+        self._index: FeatureIndex | None = None
         selection = sorted({name for f in self._formulas() for name in _feature_names(query.parse(f))})
         for w in words:
             w.signature = tuple((name, w.get(name)) for name in selection)
+
+    @property
+    def index(self) -> FeatureIndex:
+        """Bitset index of the words by feature value (built lazily, per feature)."""
+        if self._index is None:
+            flags = frozenset(n for n, f in self.inventory.features.items() if f.type == "bool")
+            self._index = FeatureIndex(self.words, self.categories, flags)
+        return self._index
 
     def _formulas(self) -> Iterable[str]:
         for w in self.words:
@@ -81,20 +91,9 @@ class Lexicon:
         """Words satisfying a parsed, checked, reference-free formula (cached per node)."""
         cached = self._filter_cache.get(node)
         if cached is None:
-            predicate = query.compile_formula(node, self.categories)
-            cached = [w for w in self._candidates(node) if predicate(w, None)]
+            cached = [self.words[i] for i in positions(self.index.evaluate(node, None))]
             self._filter_cache[node] = cached
         return cached
-
-    def _candidates(self, node: query.Node) -> list[Word]:
-        # Narrow by a top-level category test when there is one.
-        conjuncts = node[1:] if node[0] == "and" else (node,)
-        for c in conjuncts:
-            if c[0] == "test" and c[2] is None and c[1] in self.categories:
-                return self.category(c[1])
-            if c[0] == "test" and c[1] == "category" and c[2] == "=" and len(c[3]) == 1:
-                return self.category(c[3][0])
-        return self.words
 
     def select(self, where: str | None = None, **features: Any) -> list[Word]:
         """Query words by keyword features and/or a formula.

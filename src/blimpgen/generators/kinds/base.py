@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict
 
 from blimpgen.errors import SpecError
 from blimpgen.vocab import query
+from blimpgen.vocab.index import positions
 from blimpgen.vocab.lexeme import Word
 from blimpgen.vocab.lexicon import Lexicon
 
@@ -88,6 +89,13 @@ def _key_of(value: Any) -> Any:
 class Selector:
     """Pick words satisfying a formula that may refer to earlier slots.
 
+    The formula's top-level conjuncts without references give a fixed base list. Each
+    conjunct with references is evaluated as a bitset over the lexicon (see
+    :mod:`blimpgen.vocab.index`) and cached per value of the references it mentions, so
+    candidates are recomputed only for genuinely new combinations, and then by big-integer
+    operations. A pick is uniform over the candidates: a few rejection draws from the base,
+    then an exact draw from the enumerated bitset.
+
     Args:
         lexicon: the lexicon to select from.
         formula: constraint-language text.
@@ -97,6 +105,9 @@ class Selector:
     Raises:
         SpecError: for syntax errors, unknown features/values or slots.
     """
+
+    REJECTION_DRAWS = 12
+    CACHE_LIMIT = 20_000
 
     def __init__(self, lexicon: Lexicon, formula: str, slots: list[str],
                  where: Callable[[str], SpecError]) -> None:
@@ -109,39 +120,60 @@ class Selector:
             raise where(problems[0])
         self.formula = formula
         self.lexicon = lexicon
+        index = lexicon.index
         static, dynamic = query.split_static(node)
-        categories = lexicon.categories
-        base = lexicon.words
-        if static:
-            text_node = ("and", *static) if len(static) > 1 else static[0]
-            base = lexicon.filter_node(text_node)
-        self.base: list[Word] = base
-        self.refs = [r for c in dynamic for r in query.refs(c)]
-        self.dynamic = [query.compile_formula(c, categories) for c in dynamic]
-        self.predicate = query.compile_formula(node, categories)
-        self._cache: dict[tuple, list[Word]] = {}
+        self.base_bits = index.all
+        for conjunct in static:
+            self.base_bits &= index.evaluate(conjunct, None)
+        self.base: list[int] = positions(self.base_bits)
+        self.dynamic = [(c, query.refs(c)) for c in dynamic]
+        self.predicate = query.compile_formula(node, lexicon.categories)
+        self._parts: list[dict[tuple, int]] = [{} for _ in dynamic]
+        self._lists: dict[int, list[int]] = {}
+
+    def _bits(self, bindings: Bindings) -> int:
+        bits = self.base_bits
+        index = self.lexicon.index
+        for (conjunct, refs), cache in zip(self.dynamic, self._parts):
+            values = {ref: resolve(bindings, ref.path) for ref in refs}
+            key = tuple(_key_of(values[ref]) for ref in refs)
+            part = cache.get(key)
+            if part is None:
+                if len(cache) >= self.CACHE_LIMIT:
+                    cache.clear()
+                part = cache[key] = index.evaluate(conjunct, values.__getitem__)
+            bits &= part
+            if not bits:
+                return 0
+        return bits
 
     def candidates(self, bindings: Bindings) -> list[Word]:
-        """All words satisfying the formula under ``bindings`` (cached per reference values)."""
-        if not self.dynamic:
-            return self.base
-        values = {ref: resolve(bindings, ref.path) for ref in self.refs}
-        key = tuple(_key_of(values[ref]) for ref in self.refs)
-        found = self._cache.get(key)
-        if found is None:
-            def resolver(ref: query.Ref) -> Any:
-                return values[ref]
-            found = [w for w in self.base if all(p(w, resolver) for p in self.dynamic)]
-            self._cache[key] = found
-        return found
+        """All words satisfying the formula under ``bindings``, in lexicon order."""
+        return [self.lexicon.words[i] for i in positions(self._bits(bindings))]
 
     def pick(self, rng: random.Random, bindings: Bindings) -> Word | None:
         """A uniformly random candidate, or ``None`` when there is none."""
-        found = self.candidates(bindings)
-        return found[rng.randrange(len(found))] if found else None
+        words = self.lexicon.words
+        if not self.dynamic:
+            return words[self.base[rng.randrange(len(self.base))]] if self.base else None
+        bits = self._bits(bindings)
+        if not bits:
+            return None
+        base = self.base
+        for _ in range(self.REJECTION_DRAWS):
+            i = base[rng.randrange(len(base))]
+            if bits >> i & 1:
+                return words[i]
+        found = self._lists.get(bits)
+        if found is None:
+            if len(self._lists) >= self.CACHE_LIMIT:
+                self._lists.clear()
+            found = self._lists[bits] = positions(bits)
+        return words[found[rng.randrange(len(found))]]
 
     def holds(self, word: Any, bindings: Bindings) -> bool:
-        """Evaluate the whole formula afresh (no cache): used by tests and checks."""
+        """Evaluate the whole formula afresh with the reference closures (no bitsets, no caches):
+        an independent check used by tests and ``violations``."""
         return self.predicate(word, lambda ref: resolve(bindings, ref.path))
 
 
