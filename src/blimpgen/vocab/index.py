@@ -43,6 +43,7 @@ class FeatureIndex:
         self._formulas: dict[str, int] = {}
         self._takes: dict[tuple[str, tuple], int] = {}
         self._groups: dict[str, list[tuple[str, int]]] = {}
+        self._mentioned: dict[str, tuple[str, ...]] = {}
 
     def values(self, feature: str) -> tuple[dict[Any, int], int]:
         """(value -> bitset of words with it, bitset of words lacking the feature)."""
@@ -123,19 +124,31 @@ class FeatureIndex:
         return value
 
     def _takes_bits(self, feature: str, other: Any) -> int:
-        """Words whose own ``feature`` formula accepts ``other`` (cached by other's signature)."""
+        """Words whose own ``feature`` formula accepts ``other``.
+
+        Cached by ``other``'s values of just the features those formulas mention, so all
+        subjects that look alike to the verbs' arg1 restrictions share one entry.
+        """
         if other is None:
             return 0
-        key = (feature, other.signature)
+        groups = self._groups.get(feature)
+        if groups is None:
+            by_value, _ = self.values(feature)
+            groups = self._groups[feature] = sorted(by_value.items())
+            self._mentioned[feature] = tuple(sorted(set().union(
+                *(query.feature_names(query.parse(f)) for f, _ in groups))))
+        key = (feature, tuple(other.get(name) for name in self._mentioned[feature]))
         found = self._takes.get(key)
         if found is None:
-            groups = self._groups.get(feature)
-            if groups is None:
-                by_value, _ = self.values(feature)
-                groups = self._groups[feature] = sorted(by_value.items())
             found = 0
+            head = getattr(other, "head", other)  # a phrase is judged by its head word
+            position = getattr(head, "position", -1)
             for formula, bits in groups:
-                if query.evaluate(formula, other, self.categories):
+                if position >= 0:
+                    accepted = self.formula(formula) >> position & 1
+                else:
+                    accepted = query.evaluate(formula, other, self.categories)
+                if accepted:
                     found |= bits
             self._takes[key] = found
         return found

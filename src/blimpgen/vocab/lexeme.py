@@ -35,6 +35,7 @@ class Word:
 
     Attributes:
         id: stable identifier ``CATEGORY:lemma:form`` (used in provenance).
+        position: index in the lexicon's word list (set by the lexicon; used by bitsets).
         text: the written form.
         lexeme: the row it comes from.
         features: lexeme features merged with form features.
@@ -45,6 +46,7 @@ class Word:
     lexeme: Lexeme
     features: dict[str, Any]
     signature: tuple = field(default=(), repr=False)
+    position: int = field(default=-1, repr=False)
 
     @property
     def lemma(self) -> str:

@@ -49,9 +49,10 @@ class Lexicon:
             self._groups[(w.category, w.lemma)].append(w)
         self._filter_cache: dict[query.Node, list[Word]] = {}
         self._index: FeatureIndex | None = None
-        selection = sorted({name for f in self._formulas() for name in _feature_names(query.parse(f))})
-        for w in words:
+        selection = sorted({name for f in self._formulas() for name in query.feature_names(query.parse(f))})
+        for position, w in enumerate(words):
             w.signature = tuple((name, w.get(name)) for name in selection)
+            w.position = position
 
     @property
     def index(self) -> FeatureIndex:
@@ -142,17 +143,6 @@ class Lexicon:
 
 # Features that distinguish the forms of one lexeme group; ``other_form`` keeps the rest equal.
 FORM_FEATURES = ("vform", "tense", "negated", "case", "person", "gender")
-
-
-def _feature_names(node: query.Node) -> set[str]:
-    kind = node[0]
-    if kind in ("or", "and"):
-        return set().union(*(_feature_names(c) for c in node[1:]))
-    if kind == "not":
-        return _feature_names(node[1])
-    if kind == "test":
-        return {node[1] if node[2] else ("category" if node[1][:1].isupper() else node[1])}
-    return set()
 
 
 # ----------------------------------------------------------------------------- parsing rows

@@ -189,6 +189,21 @@ def refs(node: Node) -> list[Ref]:
     return [v for v in node[3] if isinstance(v, Ref)]
 
 
+def feature_names(node: Node) -> set[str]:
+    """Features (and ``category``) a reference-free formula tests."""
+    kind = node[0]
+    if kind in ("or", "and"):
+        return set().union(*(feature_names(c) for c in node[1:]))
+    if kind == "not":
+        return feature_names(node[1])
+    if kind == "test":
+        name, op = node[1], node[2]
+        if op is None and name[:1].isupper():
+            return {"category"}
+        return {name}
+    return set()
+
+
 def split_static(node: Node) -> tuple[list[Node], list[Node]]:
     """Split top-level conjuncts into those without and those with references."""
     conjuncts = list(node[1:]) if node[0] == "and" else [node]
@@ -273,24 +288,29 @@ def check(node: Node, inventory: Any, slots: Iterable[str] | None = None) -> lis
 Resolver = Callable[[Ref], Any]
 
 
-def _matches(value: Any, wanted: Iterable[Any]) -> bool:
-    if value is None:
-        return False
-    wanted_set: set = set()
-    for w in wanted:
+def _wanted_set(values: Iterable[Any]) -> frozenset:
+    """Normalise comparison values: sets are flattened, booleans become "true"/"false"."""
+    out: set = set()
+    for w in values:
         if w is None:
             continue
         if isinstance(w, frozenset):
-            wanted_set |= w
+            out |= w
         elif isinstance(w, bool):
-            wanted_set.add("true" if w else "false")
+            out.add("true" if w else "false")
         else:
-            wanted_set.add(w)
+            out.add(w)
+    return frozenset(out)
+
+
+def _matches(value: Any, wanted: frozenset) -> bool:
+    if value is None:
+        return False
     if isinstance(value, bool):
-        return ("true" if value else "false") in wanted_set
+        return ("true" if value else "false") in wanted
     if isinstance(value, frozenset):
-        return bool(value & wanted_set)
-    return value in wanted_set
+        return not value.isdisjoint(wanted)
+    return value in wanted
 
 
 def compile_formula(node: Node, categories: frozenset[str]) -> Callable[[FeatureSource, Resolver | None], bool]:
@@ -331,11 +351,11 @@ def compile_formula(node: Node, categories: frozenset[str]) -> Callable[[Feature
         if name in categories:
             return lambda w, r: w.get("category") == name
         return lambda w, r: w.get(name) is True
-    constants = tuple(v for v in values if not isinstance(v, Ref))
+    constants = _wanted_set(v for v in values if not isinstance(v, Ref))
     references = tuple(v for v in values if isinstance(v, Ref))
 
-    def wanted(r: Resolver | None) -> tuple:
-        return constants + tuple(r(ref) for ref in references) if references else constants
+    def wanted(r: Resolver | None) -> frozenset:
+        return constants | _wanted_set(r(ref) for ref in references) if references else constants
 
     if op == "=":
         return lambda w, r: _matches(w.get(name), wanted(r))
@@ -344,7 +364,7 @@ def compile_formula(node: Node, categories: frozenset[str]) -> Callable[[Feature
 
     def compatible(w: FeatureSource, r: Resolver | None) -> bool:
         value = w.get(name)
-        want = [v for v in wanted(r) if v is not None]
+        want = wanted(r)
         return value is None or not want or _matches(value, want)
     return compatible
 
