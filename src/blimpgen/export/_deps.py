@@ -1,0 +1,21 @@
+"""Import optional dependencies with an install hint instead of a traceback."""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from blimpgen.errors import BlimpgenError
+
+
+def require(module: str, extra: str = "export") -> ModuleType:
+    """Import ``module`` or explain which extra installs it.
+
+    Raises:
+        BlimpgenError: when the module is not installed.
+    """
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise BlimpgenError(f"{module} is not installed ({exc}); install it with: "
+                            f"pip install 'blimpgen[{extra}]'") from None

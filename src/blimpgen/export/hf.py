@@ -1,0 +1,238 @@
+"""Hugging Face datasets export: one config per paradigm, typed parquet, and a dataset card.
+
+The Hub layout written by :func:`export_dataset` is what ``push_to_hub`` would produce, so
+``datasets.load_dataset(folder, UID)`` works on it offline and it uploads unchanged::
+
+    my_blimp/
+      README.md                                    # card; its YAML header lists the configs
+      data/<UID>/train-00000-of-00001.parquet      # one folder per paradigm (config)
+
+Every config has the same typed schema (:func:`make_features`): BLiMP's field names and
+types, the six prefix-method columns (null where a paradigm lacks the method), and our
+provenance columns.
+
+``slots`` is stored as a JSON string rather than a struct. Slot names differ between
+paradigms, so a struct would give each config a different type: concatenating paradigms,
+querying ``data/*/*.parquet`` at once, or comparing schemas across configs would break,
+and a slot missing from some pairs would come back as a null-padded key, so the record
+would not round-trip exactly. A JSON object keeps one schema everywhere, preserves slot
+order, and is byte-for-byte the value in the JSONL file (``json.loads(row["slots"])``).
+
+``datasets`` and ``pyarrow`` are the ``export`` extra; they are imported only when used.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from blimpgen.errors import BlimpgenError
+from blimpgen.export import card as dataset_card
+from blimpgen.export._atomic import atomic_directory
+from blimpgen.export._deps import require
+from blimpgen.generators.jsonl import data_files, read_pairs
+from blimpgen.generators.pair import (BLIMP_FIELDS, ONE_PREFIX_FIELDS, PROVENANCE_FIELDS,
+                                      TWO_PREFIX_FIELDS, MinimalPair)
+
+COLUMNS = BLIMP_FIELDS + ONE_PREFIX_FIELDS + TWO_PREFIX_FIELDS + PROVENANCE_FIELDS
+BOOL_COLUMNS = ("simple_LM_method", "one_prefix_method", "two_prefix_method", "lexically_identical")
+INT_COLUMNS = ("seed",)
+LAYOUTS = ("hub", "disk")
+SHARD_NAME = f"{dataset_card.SPLIT}-00000-of-00001.parquet"
+# Config names become folder names, Hub config names and lm-eval task names.
+UID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    """What an export wrote: its folder and the pair count per config, in card order."""
+
+    path: Path
+    counts: dict[str, int]
+
+
+@functools.cache
+def make_features() -> Any:
+    """The ``datasets.Features`` shared by every config (same columns, same types)."""
+    datasets = require("datasets")
+
+    def dtype(name: str) -> str:
+        return "bool" if name in BOOL_COLUMNS else "int64" if name in INT_COLUMNS else "string"
+
+    return datasets.Features({name: datasets.Value(dtype(name)) for name in COLUMNS})
+
+
+def row_from_pair(pair: MinimalPair) -> dict[str, Any]:
+    """One dataset row: every column present, absent values as null, ``slots`` as JSON.
+
+    Raises:
+        BlimpgenError: when ``seed`` is not an integer.
+    """
+    row = {name: getattr(pair, name) for name in COLUMNS}
+    if row["seed"] is not None and (isinstance(row["seed"], bool) or not isinstance(row["seed"], int)):
+        raise BlimpgenError(f"{pair.pair_id or pair.UID}: seed must be an integer, got {row['seed']!r}")
+    row["slots"] = json.dumps(pair.slots, ensure_ascii=False, separators=(",", ":"))
+    return row
+
+
+def pair_from_row(row: dict[str, Any]) -> MinimalPair:
+    """The record back from a dataset row (ours, or any BLiMP-schema row).
+
+    Raises:
+        BlimpgenError: when ``slots`` is not a JSON object.
+    """
+    kwargs = {name: row[name] for name in COLUMNS
+              if name != "slots" and row.get(name) is not None}
+    slots = row.get("slots")
+    if isinstance(slots, str):
+        try:
+            slots = json.loads(slots)
+        except json.JSONDecodeError as exc:
+            raise BlimpgenError(f"{row.get('pair_id') or row.get('UID')}: slots is not valid JSON: "
+                                f"{exc.msg}") from None
+    if slots is not None and not isinstance(slots, dict):
+        raise BlimpgenError(f"{row.get('pair_id') or row.get('UID')}: slots must be a JSON object")
+    return MinimalPair(**kwargs, slots=slots or {})
+
+
+def collect_configs(data: Path | str) -> dict[str, list[MinimalPair]]:
+    """Read BLiMP-schema JSONL (a file or a folder of ``<UID>.jsonl``) grouped by ``UID``.
+
+    Configs are sorted by UID; pairs keep their file order.
+
+    Raises:
+        BlimpgenError: on unreadable input, an invalid UID, a duplicate ``pair_id``, or no pairs.
+    """
+    configs: dict[str, list[MinimalPair]] = {}
+    seen: dict[str, Path] = {}
+    for path in data_files(data):
+        for pair in read_pairs(path):
+            if not UID_PATTERN.match(pair.UID):
+                raise BlimpgenError(f"{path}: UID {pair.UID!r} cannot name a config; use letters, "
+                                    "digits, '_' and '-' (e.g. npi_present_1)")
+            if pair.pair_id is not None:
+                if pair.pair_id in seen:
+                    raise BlimpgenError(f"{path}: duplicate pair_id {pair.pair_id!r} (first in "
+                                        f"{seen[pair.pair_id]}); regenerate or remove one copy")
+                seen[pair.pair_id] = path
+            configs.setdefault(pair.UID, []).append(pair)
+    if not configs:
+        raise BlimpgenError(f"{data}: no pairs to export")
+    return dict(sorted(configs.items()))
+
+
+def export_dataset(data: Path | str, out: Path | str, *, layout: str = "hub", overwrite: bool = False,
+                   pretty_name: str = dataset_card.DEFAULT_PRETTY_NAME,
+                   license_id: str = dataset_card.DEFAULT_LICENSE,
+                   dataset_id: str | None = None) -> ExportResult:
+    """Export JSONL pairs as a Hugging Face dataset folder, atomically.
+
+    Args:
+        data: a BLiMP-schema JSONL file or a folder of them.
+        out: the folder to create; nothing is left there if the export fails.
+        layout: ``hub`` (parquet + card, for ``load_dataset`` and the Hub) or ``disk``
+            (one ``save_to_disk`` folder per config, for ``load_from_disk``).
+        overwrite: replace an earlier export at ``out``.
+        pretty_name: the card's title.
+        license_id: the card's Hub license id.
+        dataset_id: the Hub repo id, when known, for the card's loading example.
+
+    Raises:
+        BlimpgenError: on bad input, an unknown layout, or an existing ``out``.
+    """
+    if layout not in LAYOUTS:
+        raise BlimpgenError(f"unknown layout {layout!r}; expected one of: {', '.join(LAYOUTS)}")
+    out = Path(out)
+    if _inside(Path(data), out):
+        raise BlimpgenError(f"{out}: the output folder contains the input {data}; choose another")
+    configs = collect_configs(data)
+    summaries = [dataset_card.summarize_config(uid, pairs) for uid, pairs in configs.items()]
+    text = dataset_card.render_card(summaries, pretty_name=pretty_name, license_id=license_id,
+                                    hub_layout=layout == "hub", dataset_id=dataset_id)
+    with atomic_directory(out, overwrite=overwrite, is_ours=is_export_folder) as tmp:
+        for uid, pairs in configs.items():
+            if layout == "hub":
+                write_parquet(pairs, tmp / "data" / uid / SHARD_NAME)
+            else:
+                _save_to_disk(pairs, tmp / uid)
+        (tmp / "README.md").write_text(text, encoding="utf-8")
+    return ExportResult(out, {uid: len(pairs) for uid, pairs in configs.items()})
+
+
+def write_parquet(pairs: Iterable[MinimalPair], path: Path) -> int:
+    """Write pairs as one typed parquet file (its schema carries the ``datasets`` features).
+
+    Returns:
+        The number of pairs written.
+
+    Raises:
+        BlimpgenError: when a value does not fit its column type.
+    """
+    pq = require("pyarrow.parquet")
+    table = _table(pairs, path.parent.name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pq.write_table(table, path)
+    return table.num_rows
+
+
+def read_export(folder: Path | str, uid: str) -> Iterator[MinimalPair]:
+    """Read one config of an export (either layout) back as records, in order.
+
+    Raises:
+        BlimpgenError: when ``uid`` is not in the export.
+    """
+    folder = Path(folder)
+    shards = sorted((folder / "data" / uid).glob(f"{dataset_card.SPLIT}-*.parquet"))
+    if shards:
+        pq = require("pyarrow.parquet")
+        for shard in shards:
+            yield from (pair_from_row(row) for row in pq.read_table(shard).to_pylist())
+        return
+    if (folder / uid / "dataset_dict.json").is_file():
+        datasets = require("datasets")
+        yield from (pair_from_row(row) for row in datasets.load_from_disk(str(folder / uid))[dataset_card.SPLIT])
+        return
+    raise BlimpgenError(f"{folder}: no config {uid!r}; this export has: {', '.join(export_configs(folder))}")
+
+
+def export_configs(folder: Path | str) -> list[str]:
+    """Config names of an export folder, in card order (disk layout: its ``save_to_disk`` folders)."""
+    folder = Path(folder)
+    if "configs" in dataset_card.read_card_header(folder):
+        return dataset_card.card_config_names(folder)
+    return sorted(p.name for p in folder.iterdir() if (p / "dataset_dict.json").is_file())
+
+
+def is_export_folder(path: Path) -> bool:
+    """Whether ``path`` holds an earlier ``blimpgen export hf`` (its card carries our marker)."""
+    card_path = path / "README.md"
+    try:
+        return dataset_card.CARD_MARKER in card_path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def _save_to_disk(pairs: list[MinimalPair], path: Path) -> None:
+    datasets = require("datasets")
+    dataset = datasets.Dataset(_table(pairs, path.name))
+    datasets.DatasetDict({dataset_card.SPLIT: dataset}).save_to_disk(str(path))
+
+
+def _table(pairs: Iterable[MinimalPair], uid: str) -> Any:
+    """A pyarrow table with the shared schema (the features ride in its metadata)."""
+    pa = require("pyarrow")
+    rows = [row_from_pair(pair) for pair in pairs]
+    try:
+        return pa.Table.from_pylist(rows, schema=make_features().arrow_schema)
+    except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
+        raise BlimpgenError(f"{uid}: a value does not fit its column type: {exc}") from None
+
+
+def _inside(child: Path, parent: Path) -> bool:
+    child, parent = child.resolve(), parent.resolve()
+    return child == parent or parent in child.parents
