@@ -120,6 +120,9 @@ def _check_env() -> SandboxedEnvironment:
 def template_problems(source: str, slots: set[str]) -> list[tuple[int, str]]:
     """Syntax errors and undeclared variables in one template: ``[(template_line, message)]``."""
     env = _check_env()
+    control = next((c for c in source if ord(c) < 32 and c not in "\n\t"), None)
+    if control is not None:
+        return [(1, f"control character {control!r} in template")]
     try:
         ast = env.parse(source)
     except TemplateSyntaxError as exc:

@@ -49,6 +49,7 @@ class Lexicon:
             self._groups[(w.category, w.lemma)].append(w)
         self._filter_cache: dict[query.Node, list[Word]] = {}
         self._index: FeatureIndex | None = None
+        self._other_forms: dict[tuple, Word | None] = {}
         selection = sorted({name for f in self._formulas() for name in query.feature_names(query.parse(f))})
         for position, w in enumerate(words):
             w.signature = tuple((name, w.get(name)) for name in selection)
@@ -124,6 +125,14 @@ class Lexicon:
         ``other_form(w, number="pl")``; the value ``"*other*"`` means any value different
         from the word's own (``flip``). Returns ``None`` when the group has no such form.
         """
+        memo_key = (word.id, tuple(sorted(changes.items())))
+        if memo_key in self._other_forms:
+            return self._other_forms[memo_key]
+        found = self._other_form(word, changes)
+        self._other_forms[memo_key] = found
+        return found
+
+    def _other_form(self, word: Word, changes: dict[str, str]) -> Word | None:
         keys = [k for k in FORM_FEATURES if k not in changes]
         for candidate in self.forms(word):
             if candidate is word:
