@@ -1,0 +1,175 @@
+"""``blimpgen validate``: MTurk batches, simulated results, and the agreement analysis."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from pathlib import Path
+
+import click
+
+
+def _decimal(ctx: click.Context, param: click.Parameter, value: str | None) -> Decimal | None:
+    if value is None:
+        return None
+    try:
+        return Decimal(value.lstrip("$"))
+    except InvalidOperation:
+        raise click.BadParameter(f"{value!r} is not an amount in dollars (e.g. 0.60)") from None
+
+
+def _fraction(ctx: click.Context, param: click.Parameter, value: str) -> Fraction:
+    from blimpgen.validate.agreement import parse_fraction
+
+    try:
+        return parse_fraction(value)
+    except (ValueError, ZeroDivisionError):
+        raise click.BadParameter(f"{value!r} is not a fraction in (0, 1] such as 4/5 or 0.8") from None
+
+
+def _uid_shares(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> dict[str, float]:
+    shares = {}
+    for value in values:
+        uid, sep, share = value.partition("=")
+        try:
+            shares[uid.strip()] = float(share)
+        except ValueError:
+            sep = ""
+        if not sep or not uid.strip():
+            raise click.BadParameter(f"{value!r}: expected UID=ACCURACY, e.g. wh_island=0.4")
+    return shares
+
+
+@click.group("validate")
+def validate_group() -> None:
+    """Human validation on Mechanical Turk: batches, simulated results and the agreement analysis."""
+
+
+@validate_group.command("batch")
+@click.option("--data", required=True, type=click.Path(exists=True, path_type=Path),
+              help="Generated pairs: a BLiMP-schema JSONL file or a folder of <UID>.jsonl files.")
+@click.option("-o", "--out", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="Batch folder to write.")
+@click.option("--pairs-per-paradigm", default=5, show_default=True,
+              help="Pairs sampled at random from each paradigm.")
+@click.option("--judgments", default=20, show_default=True, help="Workers who judge each pair.")
+@click.option("--items-per-hit", default=10, show_default=True,
+              help="Real pairs per HIT (plus one attention check).")
+@click.option("--max-assignments", default=9, show_default=True,
+              help="Most assignments per HIT (at most 9: MTurk charges 20% more from 10).")
+@click.option("--seed", default=0, show_default=True, help="Seed for sampling, order, checks and counterbalancing.")
+@click.option("--reward", callback=_decimal, help="Pay per assignment in dollars [default: from --hourly-wage].")
+@click.option("--hourly-wage", default="15.00", show_default=True, callback=_decimal,
+              help="Hourly pay the default reward aims at (60 s + 8 s per item).")
+@click.option("--title", default=None, help="HIT title shown on MTurk.")
+@click.option("--locale", "locales", multiple=True, default=("US",), show_default=True,
+              help="Country workers must be in (repeatable).")
+@click.option("--min-approval-rate", default=98, show_default=True, help="Lowest approval rate (%).")
+@click.option("--min-approved-hits", default=1000, show_default=True, help="Fewest approved HITs.")
+@click.option("--questions", is_flag=True, help="Also write questions/<hit>.xml HTMLQuestion documents.")
+@click.option("--post", is_flag=True,
+              help="Post the HITs with boto3 (implies --questions; sandbox unless --production).")
+@click.option("--production", is_flag=True, help="With --post: use the real marketplace and real money.")
+@click.option("--force", is_flag=True, help="Replace an existing batch in the output folder.")
+def batch_command(data: Path, out: Path, pairs_per_paradigm: int, judgments: int, items_per_hit: int,
+                  max_assignments: int, seed: int, reward: Decimal | None, hourly_wage: Decimal, title: str | None,
+                  locales: tuple[str, ...], min_approval_rate: int, min_approved_hits: int, questions: bool,
+                  post: bool, production: bool, force: bool) -> None:
+    """Sample pairs and write an MTurk-ready batch: layout.html, batch.csv, key.csv, hit_properties.json."""
+    from blimpgen.validate.batch import write_batch
+    from blimpgen.validate.design import BatchOptions
+    from blimpgen.validate.properties import HitProperties
+
+    if production and not post:
+        raise click.UsageError("--production only makes sense with --post")
+    options = BatchOptions(pairs_per_paradigm=pairs_per_paradigm, judgments=judgments, items_per_hit=items_per_hit,
+                           max_assignments=max_assignments, seed=seed)
+    properties = HitProperties(reward=reward, hourly_wage=hourly_wage, locales=locales,
+                               min_approval_rate=min_approval_rate, min_approved_hits=min_approved_hits,
+                               **({"title": title} if title else {}))
+    written = write_batch(data, out, options, properties, questions=questions or post, force=force)
+    design, cost = written.design, written.cost
+    click.echo(f"wrote {out}: {len(design.hits)} HITs ({design.n_lists} lists x {options.replicas} replicas) of "
+               f"{design.slots} items, {options.assignments_per_hit} assignments each -> "
+               f"{design.judgments_per_pair} judgments per pair, {len(design.uids)} paradigms")
+    click.echo(f"cost estimate: {cost['assignments']} assignments x ${cost['reward_per_assignment']} "
+               f"+ ${cost['fee_per_assignment']} fee = ${cost['total']}")
+    if post:
+        from blimpgen.validate.mturk import post_batch
+
+        posted = post_batch(out, sandbox=not production)
+        click.echo(f"posted to {'production' if production else 'the sandbox'}; HIT ids in {posted}")
+
+
+@validate_group.command("ingest")
+@click.option("--batch", "batch_folder", required=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="The batch folder the HITs were made from.")
+@click.option("--results", "results", required=True, multiple=True, type=click.Path(exists=True, path_type=Path),
+              help="MTurk results CSV; repeat the option or list more files after it.")
+@click.argument("more_results", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.option("-o", "--out", required=True, type=click.Path(file_okay=False, path_type=Path), help="Report folder.")
+@click.option("--min-seconds", type=float, default=None,
+              help="Exclude assignments faster than this [default: 2 s per item].")
+@click.option("--pass-fraction", default="4/5", show_default=True, callback=_fraction,
+              help="Share of a paradigm's pairs whose majority must agree for it to pass.")
+@click.option("--skip-malformed", is_flag=True, help="List malformed rows in excluded.csv instead of stopping.")
+def ingest_command(batch_folder: Path, results: tuple[Path, ...], more_results: tuple[Path, ...], out: Path,
+                   min_seconds: float | None, pass_fraction: Fraction, skip_malformed: bool) -> None:
+    """Merge MTurk results files; write summary.md, per_paradigm.csv, per_pair.csv, per_worker.csv, excluded.csv."""
+    from blimpgen.validate.ingest import IngestOptions, ingest
+    from blimpgen.validate.summary import write_report
+
+    options = IngestOptions(min_seconds=min_seconds, pass_fraction=pass_fraction, skip_malformed=skip_malformed)
+    analysis = ingest(batch_folder, [*results, *more_results], options)
+    write_report(analysis, out)
+    overall = analysis.overall
+    individual = "n/a" if overall.individual is None else f"{100 * overall.individual:.1f}%"
+    click.echo(f"{analysis.n_rows} rows: {len(analysis.included)} included, "
+               f"{analysis.n_rows - len(analysis.included)} excluded (see {out / 'excluded.csv'})")
+    click.echo(f"aggregate agreement {100 * overall.aggregate:.1f}%, individual {individual}; "
+               f"{overall.n_passed} of {overall.n_paradigms} paradigms pass; report in {out / 'summary.md'}")
+
+
+@validate_group.command("simulate")
+@click.option("--batch", "batch_folder", required=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="The batch folder to simulate.")
+@click.option("-o", "--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Results CSV to write (MTurk format).")
+@click.option("--workers", default=40, show_default=True, help="Workers in the pool.")
+@click.option("--accuracy", default=0.9, show_default=True, help="Mean accuracy of attentive workers.")
+@click.option("--accuracy-spread", default=0.05, show_default=True, help="Per-worker accuracy offset, +/- this.")
+@click.option("--paradigm-accuracy", multiple=True, callback=_uid_shares,
+              help="UID=ACCURACY for a paradigm people disagree with (repeatable).")
+@click.option("--bots", default=0.05, show_default=True, help="Share of workers that are bots.")
+@click.option("--inattentive", default=0.1, show_default=True, help="Share of workers clicking through.")
+@click.option("--non-native", default=0.05, show_default=True, help="Share of attentive workers who are not native.")
+@click.option("--rejected", default=0.0, show_default=True, help="Share of assignments you rejected.")
+@click.option("--seconds-per-item", default=6.0, show_default=True, help="Attentive workers' time per item.")
+@click.option("--seed", default=0, show_default=True, help="Random seed.")
+def simulate_command(batch_folder: Path, out: Path, workers: int, accuracy: float, accuracy_spread: float,
+                     paradigm_accuracy: dict[str, float], bots: float, inattentive: float, non_native: float,
+                     rejected: float, seconds_per_item: float, seed: int) -> None:
+    """Write an MTurk-format results CSV from simulated workers, to rehearse ingest."""
+    from blimpgen.validate.simulate import SimulationOptions, simulate
+
+    options = SimulationOptions(workers=workers, accuracy=accuracy, accuracy_spread=accuracy_spread,
+                                paradigm_accuracy=paradigm_accuracy, bots=bots, inattentive=inattentive,
+                                non_native=non_native, rejected=rejected, seconds_per_item=seconds_per_item, seed=seed)
+    result = simulate(batch_folder, out, options)
+    kinds = ", ".join(f"{count} {kind}" for kind, count in sorted(result.kinds().items()))
+    click.echo(f"wrote {result.path}: {result.n_rows} assignments by {len(result.workers)} workers ({kinds})")
+    if result.expected_individual:
+        mean = sum(result.expected_individual.values()) / len(result.expected_individual)
+        click.echo(f"expected individual agreement of attentive workers: {100 * mean:.1f}% (mean over paradigms)")
+
+
+@validate_group.command("fetch")
+@click.option("--batch", "batch_folder", required=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="A batch posted with --post.")
+@click.option("-o", "--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Results CSV to write (MTurk format).")
+def fetch_command(batch_folder: Path, out: Path) -> None:
+    """Download the assignments of a batch posted with --post as an MTurk results CSV (needs boto3)."""
+    from blimpgen.validate.mturk import fetch_results
+
+    click.echo(f"wrote {fetch_results(batch_folder, out)}")

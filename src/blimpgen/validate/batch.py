@@ -1,0 +1,220 @@
+"""Writing a validation batch to a folder, and reading it back for ingest and simulation.
+
+``write_batch`` produces the files a requester uploads or posts as they are:
+
+* ``layout.html``: the HIT page for MTurk's requester site (``${…}`` placeholders).
+* ``batch.csv``: one row per HIT, headers exactly the layout's placeholders (RFC 4180, CRLF).
+* ``key.csv``: the private answer key, one row per item (never upload it).
+* ``hit_properties.json``: title, reward, assignments, durations, qualifications (MTurk API
+  names), the design and the cost estimate.
+* ``preview/<hit>.html`` and, on request, ``questions/<hit>.xml`` (HTMLQuestion documents).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from blimpgen import __version__
+from blimpgen.errors import BlimpgenError, SpecError
+from blimpgen.generators.jsonl import atomic_writer, data_files, read_pairs
+from blimpgen.validate.design import KINDS, BatchOptions, Design, Hit, Item, design_batch
+from blimpgen.validate.page import DEFAULT_TITLE, fill, hit_values, placeholders, question_xml, render_page
+from blimpgen.validate.properties import HitProperties, estimate_cost
+
+KEY_COLUMNS = ("hit_code", "list", "replica", "slot", "kind", "UID", "linguistics_term", "field", "pair_id",
+               "good_position", "sentence_good", "sentence_bad", "source")
+LAYOUT_FILE, BATCH_FILE, KEY_FILE, PROPERTIES_FILE = "layout.html", "batch.csv", "key.csv", "hit_properties.json"
+
+
+@dataclass(frozen=True)
+class WrittenBatch:
+    """What :func:`write_batch` wrote: the folder, the design, the properties and the cost."""
+
+    folder: Path
+    design: Design
+    properties: HitProperties
+    cost: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class LoadedBatch:
+    """A batch folder read back: its HITs (items in slot order) and its properties."""
+
+    folder: Path
+    tag: str
+    hits: dict[str, Hit]
+    assignments_per_hit: int
+    judgments_requested: int
+    properties: dict[str, Any]
+
+    @property
+    def slots(self) -> int:
+        """Items per HIT, attention check included."""
+        return len(next(iter(self.hits.values())).items)
+
+    def batch_rows(self) -> list[dict[str, str]]:
+        """The ``batch.csv`` rows, rebuilt from the key (identical to the file's)."""
+        return [hit_values(hit) for hit in self.hits.values()]
+
+
+def write_batch(data: Path | str, out: Path | str, options: BatchOptions,
+                properties: HitProperties | None = None, *, questions: bool = False, force: bool = False,
+                title: str = DEFAULT_TITLE) -> WrittenBatch:
+    """Sample pairs from ``data`` and write an MTurk-ready batch folder.
+
+    Args:
+        data: a BLiMP-schema JSONL file or a folder of them.
+        out: the batch folder to create.
+        options: sample sizes, judgments per pair and seed.
+        properties: title, reward and qualifications; defaults pay $15/hour.
+        questions: also write ``questions/<hit>.xml`` HTMLQuestion documents (for the API).
+        force: replace an existing batch in ``out`` (its answer key is lost).
+        title: the heading on the HIT page.
+
+    Raises:
+        BlimpgenError: bad data, an impossible design, or an existing batch without ``force``.
+    """
+    out = Path(out)
+    if (out / KEY_FILE).exists() and not force:
+        raise BlimpgenError(f"{out}: already holds a batch ({KEY_FILE}); pass --force to replace it "
+                            "(results of HITs already posted from it could no longer be scored)")
+    pairs = [pair for path in data_files(data) for pair in read_pairs(path)]
+    design = design_batch(pairs, options)
+    properties = (properties or HitProperties()).with_reward(design.slots)
+    layout = render_page(design.slots, standalone=False, title=title)
+    standalone = render_page(design.slots, standalone=True, title=title)
+    header = placeholders(layout)
+    rows = [hit_values(hit) for hit in design.hits]
+    if set(header) != set(rows[0]):  # the template and hit_values must agree, always
+        raise AssertionError(f"layout placeholders {header} do not match batch columns {sorted(rows[0])}")
+    cost = estimate_cost(properties.reward, len(design.hits), options.assignments_per_hit)
+
+    for sub in ("preview", "questions"):
+        if force and (out / sub).is_dir():
+            shutil.rmtree(out / sub)
+    _write_text(out / LAYOUT_FILE, layout)
+    _write_csv(out / BATCH_FILE, header, ([row[name] for name in header] for row in rows))
+    _write_csv(out / KEY_FILE, KEY_COLUMNS, (_key_row(hit, item) for hit in design.hits for item in hit.items))
+    _write_text(out / PROPERTIES_FILE, json.dumps(_properties_json(design, properties, cost), indent=2) + "\n")
+    for hit, row in zip(design.hits, rows, strict=True):
+        page = fill(standalone, row)
+        _write_text(out / "preview" / f"{hit.code}.html", page)
+        if questions:
+            _write_text(out / "questions" / f"{hit.code}.xml", question_xml(page))
+    return WrittenBatch(folder=out, design=design, properties=properties, cost=cost)
+
+
+def load_batch(folder: Path | str) -> LoadedBatch:
+    """Read a batch folder written by :func:`write_batch`.
+
+    Raises:
+        BlimpgenError: a missing file; ``SpecError`` with ``file:line`` for a damaged key.
+    """
+    folder = Path(folder)
+    for name in (KEY_FILE, PROPERTIES_FILE):
+        if not (folder / name).is_file():
+            raise BlimpgenError(f"{folder}: not a batch folder (no {name}); make one with `blimpgen validate batch`")
+    try:
+        properties = json.loads((folder / PROPERTIES_FILE).read_text(encoding="utf-8"))
+        design = properties["blimpgen"]
+        tag, assignments, judgments = design["batch"], int(properties["MaxAssignments"]), int(design["judgments"])
+    except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+        raise BlimpgenError(f"{folder / PROPERTIES_FILE}: damaged ({exc}); rewrite the batch") from None
+    hits = _read_key(folder / KEY_FILE)
+    return LoadedBatch(folder=folder, tag=tag, hits=hits, assignments_per_hit=assignments,
+                       judgments_requested=judgments, properties=properties)
+
+
+def _key_row(hit: Hit, item: Item) -> list[str]:
+    return [hit.code, str(hit.list_index), str(hit.replica), str(item.slot), item.kind, item.uid,
+            item.linguistics_term, item.field, item.pair_id, str(item.good_position), item.sentence_good,
+            item.sentence_bad, item.source]
+
+
+def _read_key(path: Path) -> dict[str, Hit]:
+    items: dict[str, list[Item]] = {}
+    places: dict[str, tuple[int, int]] = {}
+    with path.open(encoding="utf-8", newline="") as handle:
+        reader = csv.reader(handle)
+        header = next(reader, [])
+        if tuple(header) != KEY_COLUMNS:
+            raise SpecError(f"expected columns {', '.join(KEY_COLUMNS)}", str(path), 1)
+        for row in reader:
+            line = reader.line_num
+            if len(row) != len(KEY_COLUMNS):
+                raise SpecError(f"has {len(row)} fields, expected {len(KEY_COLUMNS)}", str(path), line)
+            record = dict(zip(KEY_COLUMNS, row, strict=True))
+            try:
+                slot, list_index, replica = int(record["slot"]), int(record["list"]), int(record["replica"])
+                good = int(record["good_position"])
+            except ValueError:
+                raise SpecError("slot, list, replica and good_position must be integers", str(path), line) from None
+            if record["kind"] not in KINDS or good not in (1, 2):
+                raise SpecError(f"kind must be one of {', '.join(KINDS)} and good_position 1 or 2", str(path), line)
+            code = record["hit_code"]
+            places.setdefault(code, (list_index, replica))
+            items.setdefault(code, []).append(Item(
+                slot, record["kind"], record["UID"], record["pair_id"], record["sentence_good"],
+                record["sentence_bad"], good, record["linguistics_term"], record["field"], record["source"]))
+    if not items:
+        raise SpecError("the answer key is empty", str(path))
+    hits = {}
+    sizes = {len(members) for members in items.values()}
+    for code, members in items.items():
+        members.sort(key=lambda item: item.slot)
+        if [item.slot for item in members] != list(range(1, len(members) + 1)) or len(sizes) != 1:
+            raise SpecError(f"HIT {code}: slots must run 1..n, the same n for every HIT", str(path))
+        hits[code] = Hit(code, *places[code], items=tuple(members))
+    return hits
+
+
+def _properties_json(design: Design, properties: HitProperties, cost: dict[str, Any]) -> dict[str, Any]:
+    options = design.options
+    return {
+        "Title": properties.title,
+        "Description": properties.description,
+        "Keywords": properties.keywords,
+        "Reward": str(properties.reward),
+        "MaxAssignments": options.assignments_per_hit,
+        "AssignmentDurationInSeconds": properties.assignment_duration_seconds,
+        "LifetimeInSeconds": properties.lifetime_seconds,
+        "AutoApprovalDelayInSeconds": properties.auto_approval_delay_seconds,
+        "QualificationRequirements": properties.qualification_requirements(),
+        "blimpgen": {
+            "version": __version__,
+            "batch": design.tag,
+            "seed": options.seed,
+            "paradigms": len(design.uids),
+            "pairs_per_paradigm": options.pairs_per_paradigm,
+            "judgments": options.judgments,
+            "judgments_per_pair": design.judgments_per_pair,
+            "items_per_hit": options.items_per_hit,
+            "slots_per_hit": design.slots,
+            "lists": design.n_lists,
+            "replicas_per_list": options.replicas,
+            "hits": len(design.hits),
+            "hourly_wage": str(properties.hourly_wage),
+            "cost": cost,
+        },
+    }
+
+
+def _write_text(path: Path, text: str) -> None:
+    with atomic_writer(path, "wb") as handle:
+        handle.write(text.encode("utf-8"))
+
+
+def _write_csv(path: Path, header: Sequence[str], rows: Iterable[Sequence[str]]) -> None:
+    """RFC 4180: CRLF line ends, fields quoted when needed, UTF-8 without BOM."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    _write_text(path, buffer.getvalue())
