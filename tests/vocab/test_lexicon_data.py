@@ -1,0 +1,413 @@
+"""Checks of the shipped lexicon data (``vocab/data/lexicon/*.tsv``).
+
+Every paradigm's labels rest on these rows, so the tests check what a reader would otherwise
+have to trust: spelling (against the shared word lists and corpora), irregular forms, frames
+and the selectional restrictions that paradigms intersect. Corpus-based checks skip when
+``../shared/corpora`` is absent (an outside checkout still passes).
+"""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from collections import Counter
+from functools import cache
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from blimpgen.vocab import load_lexicon, morphology, query
+
+OPEN_CLASSES = ("N", "PN", "V", "A")
+OUR_FILES = ("nouns.tsv", "names.tsv", "verbs.tsv", "adjectives.tsv")
+LISTED_FORMS = ("plural", "past", "en", "ing", "pres3sg")
+ARGS = ("arg1", "arg2", "arg3")
+# Frames whose object is a thematic argument of the verb (raising_object's object is selected
+# by the lower verb, so it needs no arg2).
+OBJECT_FRAMES = {"transitive", "ditransitive", "dative", "np_or_clause", "control_object", "ing_complement"}
+ARTIFACT_KINDS = {"tool", "vehicle", "clothing", "furniture", "container", "device"}
+
+# Real English words that neither words.zip (Webster's 2nd of 1934 plus Ogden's Basic English)
+# nor Brown or WikiText-2 contains. Each was checked by hand.
+SPELLING_EXCEPTIONS = frozenset({
+    # newer than the 1934 word list and absent from the corpora
+    "babysitter", "firefighter", "laptop", "pasta",
+    "overjoyed",  # adjective; the corpora happen not to use it
+    "volcanoes",  # inflect's plural; WikiText-2 happens to use only the variant volcanos
+    # listed irregular forms the corpora happen not to use
+    "businesswomen", "midwives", "oversaw", "overthrew", "policewomen", "scarves", "woken",
+    # listed stress-final doublings the corpora happen not to use
+    "excelling", "regretting",
+})
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+@pytest.fixture(scope="module")
+def lexicon():
+    return load_lexicon()
+
+
+def ours(lexicon) -> list:
+    """Open-class lexemes from the four files this test module guards."""
+    return [x for x in lexicon.lexemes if x.category in OPEN_CLASSES and Path(x.source.file).name in OUR_FILES]
+
+
+def forms_of(lexicon, lexeme) -> list:
+    return [w for w in lexicon.words if w.lexeme is lexeme]
+
+
+def regular_plurals(lemma: str) -> set[str]:
+    """Plurals that plain suffixation allows (cats, boxes, potatoes, cities)."""
+    forms = {lemma + "s"}
+    if re.search(r"(s|x|z|ch|sh|o)$", lemma):
+        forms.add(lemma + "es")
+    if re.search(r"[^aeiou]y$", lemma):
+        forms.add(lemma[:-1] + "ies")
+    return forms
+
+
+def competing_spellings(form: str) -> set[str]:
+    """Other spellings of the same regular inflection (admited/admitted, visitting/visiting, potatos)."""
+    out = set()
+    match = re.fullmatch(r"(.*?)(ed|ing)", form)
+    if match:
+        stem, suffix = match.groups()
+        if len(stem) > 1 and stem[-1] == stem[-2]:
+            out.add(stem[:-1] + suffix)
+        elif stem and stem[-1] not in "aeiouwxy":
+            out.add(stem + stem[-1] + suffix)
+    elif form.endswith("oes"):
+        out.add(form[:-2] + "s")
+    elif form.endswith("os"):
+        out.add(form[:-1] + "es")
+    return out - {form}
+
+
+@cache
+def _vocabulary(corpora: Path) -> tuple[frozenset, frozenset, frozenset]:
+    """(word list, tokens used in Brown or WikiText-2, names in names.zip)."""
+    with zipfile.ZipFile(corpora / "words.zip") as zf:
+        words = frozenset(zf.read("words/en").decode().split() + zf.read("words/en-basic").decode().split())
+    tokens: set[str] = set()
+    with zipfile.ZipFile(corpora / "brown.zip") as zf:
+        for name in zf.namelist():
+            if re.fullmatch(r"c[a-r]\d\d", name.rsplit("/", 1)[-1]):
+                tokens.update(t.rsplit("/", 1)[0].lower() for t in zf.read(name).decode().split())
+    for split in ("valid.txt", "test.txt"):
+        path = corpora / "wikitext-2" / split
+        if path.exists():
+            tokens.update(path.read_text(encoding="utf-8").lower().split())
+    with zipfile.ZipFile(corpora / "names.zip") as zf:
+        names = frozenset(zf.read("names/male.txt").decode().split() + zf.read("names/female.txt").decode().split())
+    return words, frozenset(tokens), names
+
+
+@cache
+def _names_by_gender(corpora: Path) -> dict[str, set[str]]:
+    with zipfile.ZipFile(corpora / "names.zip") as zf:
+        return {"m": set(zf.read("names/male.txt").decode().split()),
+                "f": set(zf.read("names/female.txt").decode().split())}
+
+
+# ----------------------------------------------------------------------------- loading and size
+
+
+def test_lexicon_data_every_file_loads(lexicon):
+    files = {Path(x.source.file).name for x in lexicon.lexemes}
+    assert set(OUR_FILES) <= files
+
+
+def test_lexicon_data_has_enough_entries(lexicon):
+    counts = Counter(x.category for x in ours(lexicon))
+    assert sum(counts.values()) >= 1500, counts
+    assert counts["N"] >= 900 and counts["PN"] >= 300 and counts["V"] >= 500 and counts["A"] >= 250, counts
+
+
+def test_lexicon_data_lemma_unique_per_category(lexicon):
+    counts = Counter((x.category, x.lemma) for x in lexicon.lexemes if x.category in OPEN_CLASSES)
+    assert [key for key, n in counts.items() if n > 1] == []
+
+
+# ----------------------------------------------------------------------------- spelling and forms
+
+
+def test_lexicon_data_forms_are_real_words(lexicon, corpora):
+    """Every form is a word of words.zip or of real text; listed forms must be attested.
+
+    words.zip (Webster's 2nd, 1934) holds citation forms only (no cats, walked) and has gaps
+    (proud, box, kid), so a word it lacks is accepted when Brown or WikiText-2 uses it. A
+    derived inflection that neither uses is accepted when the corpora use no competing
+    spelling of it either (admited vs admitted, visitting vs visiting, potatos vs potatoes).
+    Names are checked against names.zip.
+    """
+    words, tokens, names = _vocabulary(corpora)
+    known = {w.lower() for w in words} | tokens
+    bad = []
+    for lexeme in ours(lexicon):
+        where = f"{lexeme.source.file}:{lexeme.source.line}"
+        lemma = lexeme.lemma
+        if lexeme.category == "PN":
+            if lemma not in names and lemma not in words:
+                bad.append(f"{where}: name {lemma!r} is in neither names.zip nor words.zip")
+            continue
+        if lemma not in known and lemma not in SPELLING_EXCEPTIONS:
+            bad.append(f"{where}: {lemma!r} is in neither words.zip nor the corpora")
+        listed = {lexeme.features[k] for k in LISTED_FORMS if k in lexeme.features}
+        for word in forms_of(lexicon, lexeme):
+            form = word.text
+            if form == lemma or form in known or form in tokens or form in SPELLING_EXCEPTIONS:
+                continue
+            if form in listed:
+                bad.append(f"{where}: listed form {form!r} is used in no word list or corpus")
+            elif any(alt in tokens for alt in competing_spellings(form)):
+                bad.append(f"{where}: derived {form!r} is unattested but {sorted(competing_spellings(form) & tokens)} "
+                           f"is used; list the right form")
+    assert not bad, "\n".join(bad)
+
+
+def test_lexicon_data_spelling_exceptions_are_needed(lexicon, corpora):
+    words, tokens, _ = _vocabulary(corpora)
+    known = {w.lower() for w in words} | tokens
+    used = {w.text for x in ours(lexicon) for w in forms_of(lexicon, x)}
+    stale = sorted(e for e in SPELLING_EXCEPTIONS if e not in used or e in known)
+    assert stale == []
+
+
+def test_lexicon_data_unlisted_plurals_are_regular(lexicon):
+    """A noun without plural= must get a suffix plural, so no irregular noun lacks its plural=."""
+    bad = []
+    for lexeme in ours(lexicon):
+        if lexeme.category != "N" or "plural" in lexeme.features or lexeme.features.get("mass"):
+            continue
+        plural = morphology.plural_noun(lexeme.lemma)
+        if plural not in regular_plurals(lexeme.lemma):
+            bad.append(f"{lexeme.source.file}:{lexeme.source.line}: {lexeme.lemma} -> {plural}: add plural=")
+    assert not bad, "\n".join(bad)
+
+
+def test_lexicon_data_listed_plurals_are_irregular(lexicon):
+    bad = [x.lemma for x in ours(lexicon)
+           if x.category == "N" and x.features.get("plural") in regular_plurals(x.lemma)]
+    assert not bad, "\n".join(bad)
+
+
+def test_lexicon_data_mass_nouns_list_no_plural(lexicon):
+    assert [x.lemma for x in ours(lexicon) if x.features.get("mass") and "plural" in x.features] == []
+
+
+def test_lexicon_data_listed_verb_forms_differ_from_derivation(lexicon):
+    """past=/en=/ing=/pres3sg= carry information: each differs from what morphology derives."""
+    bad = []
+    for x in ours(lexicon):
+        if x.category != "V":
+            continue
+        derived = {"past": morphology.regular_past(x.lemma), "ing": morphology.present_participle(x.lemma),
+                   "pres3sg": morphology.third_singular(x.lemma),
+                   "en": x.features.get("past") or morphology.regular_past(x.lemma)}
+        bad += [f"{x.lemma}: {k}={x.features[k]}" for k in derived if x.features.get(k) == derived[k]]
+    assert not bad, "\n".join(bad)
+
+
+# ----------------------------------------------------------------------------- features that go together
+
+
+def test_lexicon_data_artifact_kinds_are_artifacts(lexicon):
+    bad = [x.lemma for x in ours(lexicon)
+           if x.category == "N" and x.features.get("class", frozenset()) & ARTIFACT_KINDS
+           and "artifact" not in x.features["class"]]
+    assert not bad, "\n".join(bad)
+
+
+def test_lexicon_data_nouns_have_a_class(lexicon):
+    assert [x.lemma for x in ours(lexicon) if x.category == "N" and not x.features.get("class")] == []
+
+
+def test_lexicon_data_people_are_human_and_gender_is_lexical(lexicon):
+    bad = []
+    for x in ours(lexicon):
+        if x.category != "N":
+            continue
+        person = "person" in x.features["class"]
+        if person != bool(x.features.get("human")):
+            bad.append(f"{x.lemma}: class=person and human must go together")
+        if "gender" in x.features and not person:
+            bad.append(f"{x.lemma}: only people carry lexical gender")
+        if "animal" in x.features["class"] and not x.features.get("animate"):
+            bad.append(f"{x.lemma}: animals are animate")
+    assert not bad, "\n".join(bad)
+
+
+def test_lexicon_data_relational_nouns_say_what_follows_of(lexicon):
+    bad = [x.lemma for x in ours(lexicon)
+           if x.category == "N" and bool(x.features.get("relational")) != ("arg1" in x.features)]
+    assert not bad, "\n".join(bad)
+
+
+def test_lexicon_data_names_match_the_names_corpus(lexicon, corpora):
+    by_gender = _names_by_gender(corpora)
+    bad = []
+    for x in ours(lexicon):
+        if x.category != "PN":
+            continue
+        gender = x.features.get("gender")
+        if gender not in ("m", "f") or not (x.features.get("animate") and x.features.get("human")):
+            bad.append(f"{x.lemma}: needs gender=m|f, animate, human")
+        elif x.lemma not in by_gender[gender] or x.lemma in by_gender["m"] & by_gender["f"]:
+            bad.append(f"{x.lemma}: not listed under gender {gender} only")
+    assert not bad, "\n".join(bad)
+
+
+def test_lexicon_data_object_frames_have_arg2(lexicon):
+    bad = [x.lemma for x in ours(lexicon)
+           if x.category == "V" and x.features.get("frames", frozenset()) & OBJECT_FRAMES and "arg2" not in x.features]
+    assert not bad, "\n".join(bad)
+
+
+def test_lexicon_data_double_object_frames_have_arg3(lexicon):
+    bad = [x.lemma for x in ours(lexicon)
+           if x.category == "V" and x.features.get("frames", frozenset()) & {"ditransitive", "dative"}
+           and "arg3" not in x.features]
+    assert not bad, "\n".join(bad)
+
+
+def test_lexicon_data_verb_flags_fit_frames(lexicon):
+    bad = []
+    for x in ours(lexicon):
+        if x.category != "V":
+            continue
+        frames = x.features.get("frames", frozenset())
+        if not frames:
+            bad.append(f"{x.lemma}: no frames")
+        if "arg1" not in x.features and frames - {"raising_subject", "that_clause"}:
+            bad.append(f"{x.lemma}: no arg1")
+        if x.features.get("inchoative") and not {"transitive", "intransitive"} <= frames:
+            bad.append(f"{x.lemma}: inchoative needs the transitive and the intransitive frame")
+        if x.features.get("passive") and not frames & {"transitive", "ditransitive", "dative"}:
+            bad.append(f"{x.lemma}: passive needs an object")
+        if "arg3" in x.features and not frames & {"ditransitive", "dative"}:
+            bad.append(f"{x.lemma}: arg3 without a double-object frame")
+    assert not bad, "\n".join(bad)
+
+
+def test_lexicon_data_reflexive_verbs_take_people_on_both_sides(lexicon):
+    categories = lexicon.categories
+    people = [w for w in lexicon.category("N") if w.get("human") and w.get("number") == "sg"]
+    bad = []
+    for x in ours(lexicon):
+        if x.category == "V" and x.features.get("reflexive"):
+            fits = [w for w in people
+                    if query.evaluate(x.features["arg1"], w, categories) and query.evaluate(x.features["arg2"], w, categories)]
+            if len(fits) < 50:
+                bad.append(f"{x.lemma}: only {len(fits)} people fit both arg1 and arg2")
+    assert not bad, "\n".join(bad)
+
+
+# ----------------------------------------------------------------------------- selectional restrictions
+
+
+def _formulas(lexicon):
+    for x in ours(lexicon):
+        for name in ARGS:
+            if name in x.features:
+                yield x, name, x.features[name]
+
+
+def test_lexicon_data_every_formula_selects_a_noun(lexicon):
+    bad = [f"{x.source.file}:{x.source.line}: {name}" for x, name, formula in _formulas(lexicon)
+           if not lexicon.filter(f"({formula}) and (N or PN)")]
+    assert not bad, "\n".join(bad)
+
+
+def test_lexicon_data_formula_lemmas_are_nouns(lexicon):
+    """lemma= lists name nouns of the lexicon (a typo or a missing noun would select nothing)."""
+    nouns = {x.lemma for x in lexicon.lexemes if x.category == "N"}
+
+    def lemmas(node):
+        if node[0] in ("or", "and"):
+            return [v for child in node[1:] for v in lemmas(child)]
+        if node[0] == "not":
+            return lemmas(node[1])
+        return list(node[3]) if node[0] == "test" and node[1] == "lemma" else []
+
+    bad = sorted({f"{x.lemma}.{name}: {v}" for x, name, formula in _formulas(lexicon)
+                  for v in lemmas(query.parse(formula)) if v not in nouns})
+    assert not bad, "\n".join(bad)
+
+
+# ----------------------------------------------------------------------------- what the paradigms need
+
+
+def test_lexicon_data_covers_the_paradigms(lexicon):
+    nouns = [x for x in ours(lexicon) if x.category == "N"]
+    verbs = [x for x in ours(lexicon) if x.category == "V"]
+    adjectives = [x for x in ours(lexicon) if x.category == "A"]
+    irregular = [w for w in lexicon.category("N") if w.get("plural_type") == "irregular" and w.get("number") == "sg"]
+    distinct_en = [x for x in verbs if forms_of(lexicon, x)[0].get("distinct_en")]
+    frames = Counter(f for x in verbs for f in x.features["frames"])
+    assert len(irregular) >= 60
+    assert len([x for x in nouns if "gender" in x.features]) >= 50
+    assert len([x for x in nouns if x.features.get("human")]) >= 200
+    assert len([x for x in nouns if "animal" in x.features["class"]]) >= 60
+    assert len(distinct_en) >= 60
+    assert min(frames[f] for f in ("intransitive", "transitive", "ditransitive", "dative", "that_clause",
+                                   "wh_clause", "np_or_clause", "to_infinitive", "raising_subject",
+                                   "raising_object", "control_object", "ing_complement")) >= 3
+    strict = [w for w in lexicon.category("V") if w.get("vform") == "bare"]
+    assert sum(bool(w.get("strict_transitive")) for w in strict) >= 50
+    assert sum(bool(w.get("strict_intransitive")) for w in strict) >= 30
+    assert sum(bool(x.features.get("inchoative")) for x in verbs) >= 20
+    for flag in ("tough", "raising", "control", "predicative_only", "extraposition"):
+        assert sum(bool(x.features.get(flag)) for x in adjectives) >= 5, flag
+
+
+# ----------------------------------------------------------------------------- properties
+
+
+@given(st.data())
+def test_lexicon_data_noun_number_round_trips(data):
+    lexicon = load_lexicon()
+    noun = data.draw(st.sampled_from([w for w in lexicon.category("N") if w.get("number") == "sg"]))
+    plural = lexicon.other_form(noun, number="pl")
+    if noun.get("mass"):
+        assert plural is None
+    else:
+        assert plural is not None and plural.get("number") == "pl"
+        assert lexicon.other_form(plural, number="sg") is noun
+
+
+@given(st.data())
+def test_lexicon_data_verb_present_forms_round_trip(data):
+    lexicon = load_lexicon()
+    verb = data.draw(st.sampled_from([w for w in lexicon.category("V") if w.get("vform") == "pres"]))
+    other = lexicon.other_form(verb, number="*other*")
+    assert other is not None and other.get("vform") == "pres" and other.get("number") != verb.get("number")
+    assert lexicon.other_form(other, number=verb.get("number")) is verb
+
+
+@given(st.data())
+def test_lexicon_data_verbs_have_six_forms(data):
+    lexicon = load_lexicon()
+    lexeme = data.draw(st.sampled_from([x for x in lexicon.lexemes if x.category == "V"]))
+    vforms = Counter(w.get("vform") for w in lexicon.forms(forms_of(lexicon, lexeme)[0]))
+    assert vforms == Counter({"bare": 1, "pres": 2, "past": 1, "en": 1, "ing": 1})
+
+
+@given(st.data())
+def test_lexicon_data_plural_type_matches_listing(data):
+    lexicon = load_lexicon()
+    noun = data.draw(st.sampled_from([w for w in lexicon.category("N") if not w.get("mass")]))
+    listed = noun.lexeme.features.get("plural")
+    expected = "regular" if listed is None else ("invariant" if listed == noun.lemma else "irregular")
+    assert noun.get("plural_type") == expected
+
+
+@given(st.data())
+def test_lexicon_data_selectional_formula_agrees_with_filter(data):
+    lexicon = load_lexicon()
+    formula = data.draw(st.sampled_from(sorted({f for _, _, f in _formulas(lexicon)})))
+    word = data.draw(st.sampled_from(lexicon.category("N") + lexicon.category("PN")))
+    assert query.evaluate(formula, word, lexicon.categories) == (word in set(lexicon.filter(formula)))
