@@ -93,3 +93,11 @@ def test_cli_main_turns_blimpgen_errors_into_exit_1(capsys) -> None:
         main(["show", "no_such_paradigm"])
     assert info.value.code == 1
     assert capsys.readouterr().err.startswith("error: unknown paradigm 'no_such_paradigm'")
+
+
+def test_cli_catalogue_in_docs_is_current() -> None:
+    docs = Path(__file__).resolve().parents[2] / "docs" / "paradigms.md"
+    result = CliRunner().invoke(cli, ["catalogue"])
+    assert result.exit_code == 0, result.output
+    assert docs.read_text() == result.output, "run: blimpgen catalogue -o docs/paradigms.md"
+    assert result.output.count("| `") == 67

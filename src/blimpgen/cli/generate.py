@@ -83,3 +83,20 @@ def show_command(uid: str, n: int, seed: int, paradigm_paths: tuple[str, ...]) -
     for pair in generate(paradigm, n, seed):
         click.echo(f"  {pair.sentence_good}")
         click.echo(f" *{pair.sentence_bad}")
+
+
+@click.command("catalogue")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Markdown file; stdout when omitted.")
+@paradigm_path_option
+def catalogue_command(output: str | None, paradigm_paths: tuple[str, ...]) -> None:
+    """Write the paradigm catalogue (Markdown) from the specs."""
+    from blimpgen.generators.catalogue import render_catalogue
+    from blimpgen.generators.generate import load_paradigms
+    from blimpgen.generators.jsonl import atomic_writer
+
+    text = render_catalogue(load_paradigms(None, _paradigm_paths(paradigm_paths)))
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    with atomic_writer(output) as handle:
+        handle.write(text)

@@ -129,7 +129,9 @@ class ArgsKind(SlotKind):
 
     ``frames`` lists the frames allowed here (the verb's own frames are intersected with it);
     objects are DPs satisfying the verb's ``arg2``/``arg3`` (and ``object``, if given), with
-    lemmas distinct from the slots in ``distinct``.
+    lemmas distinct from the slots in ``distinct``. An inchoative verb (break, melt) never gets
+    the intransitive frame here: used intransitively its subject is the theme (arg2), which the
+    subject slot, chosen by arg1, is not.
     """
 
     class Params(Params):
@@ -159,7 +161,8 @@ class ArgsKind(SlotKind):
     def sample(self, rng: random.Random, bindings: Bindings) -> Args | None:
         verb = bindings[self.params.verb]
         frames = [f for f in self.params.frames if f in (verb.get("frames") or ())
-                  and (f != "that_clause" or self.clause is not None)]
+                  and (f != "that_clause" or self.clause is not None)
+                  and (f != "intransitive" or not verb.get("inchoative"))]
         if not frames:
             return None
         frame = frames[rng.randrange(len(frames))]
