@@ -15,7 +15,7 @@ EXAMPLE_SEED = 0
 
 
 def _cell(text: str) -> str:
-    return text.replace("|", "\\\\|").replace("\\n", " ")
+    return text.replace("|", "\\|").replace("\n", " ")
 
 
 def render_catalogue(paradigms: Iterable[Paradigm]) -> str:
@@ -39,7 +39,7 @@ def render_catalogue(paradigms: Iterable[Paradigm]) -> str:
                                                  ("2", spec.two_prefix_method)) if on)
         lines.append(f"| `{spec.uid}` | {spec.field} | {methods} | "
                      f"{'yes' if paradigm.loaded.lexically_identical else 'no'} | {_cell(spec.description)} | "
-                     f"{_cell(pair.sentence_good)} / \\\\*{_cell(pair.sentence_bad)} |")
+                     f"{_cell(pair.sentence_good)} / \\*{_cell(pair.sentence_bad)} |")
         if paradigm is paradigms[-1] or paradigms[paradigms.index(paradigm) + 1].spec.linguistics_term != term:
             lines.append("")
-    return "\\n".join(lines)
+    return "\n".join(lines) + "\n"
