@@ -483,6 +483,7 @@ def test_paradigm_pairs_satisfy_constraints(paradigms, uid: str, seed: int) -> N
         # the same words in the same order (covers substitutions and constituent movement alike).
         allowed = allowed_tokens(paradigm, bindings)
         assert [t for t in good if t not in allowed] == [t for t in bad if t not in allowed], allowed
+        assert len(good) == len(bad)  # every contrast swaps like for like
         for sentence in (pair.sentence_good, pair.sentence_bad):
             assert sentence[0].isupper() and sentence[-1] in ".?" and "  " not in sentence
             assert " ." not in sentence and " ?" not in sentence
