@@ -80,19 +80,13 @@ def resolve(bindings: Bindings, path: tuple[str, ...]) -> Any:
     return value
 
 
-def _key_of(value: Any) -> Any:
-    if isinstance(value, (Word, Phrase)):
-        return ("sig", value.signature)
-    return value
-
-
 class Selector:
     """Pick words satisfying a formula that may refer to earlier slots.
 
     The formula's top-level conjuncts without references give a fixed base list. Each
     conjunct with references is evaluated as a bitset over the lexicon (see
-    :mod:`blimpgen.vocab.index`) and cached per value of the references it mentions, so
-    candidates are recomputed only for genuinely new combinations, and then by big-integer
+    :mod:`blimpgen.vocab.index`, which caches the costly parts - formulas by text, ``takes``
+    by the features that matter - with bounded keys), so a pick costs a few big-integer
     operations. A pick is uniform over the candidates: a few rejection draws from the base,
     then an exact draw from the enumerated bitset.
 
@@ -107,7 +101,7 @@ class Selector:
     """
 
     REJECTION_DRAWS = 12
-    CACHE_LIMIT = 20_000
+    LIST_CACHE_LIMIT = 256  # enumerated candidate lists kept for sparse results
 
     def __init__(self, lexicon: Lexicon, formula: str, slots: list[str],
                  where: Callable[[str], SpecError]) -> None:
@@ -128,21 +122,14 @@ class Selector:
         self.base: list[int] = positions(self.base_bits)
         self.dynamic = [(c, query.refs(c)) for c in dynamic]
         self.predicate = query.compile_formula(node, lexicon.categories)
-        self._parts: list[dict[tuple, int]] = [{} for _ in dynamic]
         self._lists: dict[int, list[int]] = {}
 
     def _bits(self, bindings: Bindings) -> int:
         bits = self.base_bits
         index = self.lexicon.index
-        for (conjunct, refs), cache in zip(self.dynamic, self._parts):
+        for conjunct, refs in self.dynamic:
             values = {ref: resolve(bindings, ref.path) for ref in refs}
-            key = tuple(_key_of(values[ref]) for ref in refs)
-            part = cache.get(key)
-            if part is None:
-                if len(cache) >= self.CACHE_LIMIT:
-                    cache.clear()
-                part = cache[key] = index.evaluate(conjunct, values.__getitem__)
-            bits &= part
+            bits &= index.evaluate(conjunct, values.__getitem__)
             if not bits:
                 return 0
         return bits
@@ -166,7 +153,7 @@ class Selector:
                 return words[i]
         found = self._lists.get(bits)
         if found is None:
-            if len(self._lists) >= self.CACHE_LIMIT:
+            if len(self._lists) >= self.LIST_CACHE_LIMIT:
                 self._lists.clear()
             found = self._lists[bits] = positions(bits)
         return words[found[rng.randrange(len(found))]]
