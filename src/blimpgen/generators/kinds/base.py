@@ -195,6 +195,13 @@ class SlotKind(ABC):
         Selector(self.lexicon, formula, list(self.earlier) + list(extra_slots),
                  lambda message: self.where(message, key))
 
+    def distinct_clause(self, slots: tuple[str, ...]) -> str:
+        """Check ``distinct: [...]`` slot names and return the formula text requiring a lemma
+        different from each named slot's head (`` and lemma != subj.lemma ...``)."""
+        for slot in slots:
+            self.check_slot_ref(slot, "distinct")
+        return "".join(f" and lemma != {slot}.lemma" for slot in slots)
+
     def check_slot_ref(self, name: str | None, key: str) -> None:
         """Raise a located error if ``name`` is not an earlier slot."""
         if name is not None and name not in self.earlier:

@@ -8,7 +8,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from blimpgen.generators.kinds.base import Bindings, Params, Phrase, SlotKind
-from blimpgen.generators.kinds.simple import EMPTY, distinct_clause
+from blimpgen.generators.kinds.simple import EMPTY
 from blimpgen.vocab import morphology
 from blimpgen.vocab.lexeme import Word
 
@@ -82,12 +82,10 @@ class DPKind(SlotKind):
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
-        for slot in self.params.distinct:
-            self.check_slot_ref(slot, "distinct")
         self.check_formula(self.params.head, "head")
         if self.params.det != "none":
             self.check_formula(self.params.det, "det", ("head",))
-        head = f"({self.params.head}){distinct_clause(self.params.distinct)}"
+        head = f"({self.params.head}){self.distinct_clause(self.params.distinct)}"
         self.builder = DPBuilder(self, head, self.params.det, "head")
 
     def sample(self, rng: random.Random, bindings: Bindings) -> DP | None:
@@ -144,10 +142,8 @@ class ArgsKind(SlotKind):
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
         self.check_slot_ref(self.params.verb, "verb")
-        for slot in self.params.distinct:
-            self.check_slot_ref(slot, "distinct")
         self.check_formula(self.params.object, "object")
-        verb, extra = self.params.verb, distinct_clause(self.params.distinct)
+        verb, extra = self.params.verb, self.distinct_clause(self.params.distinct)
         obj = f"({self.params.object}) and not relational"
         self.theme = DPBuilder(self, f"({obj}) and fits({verb}.arg2){extra}", DEFAULT_DET, "object")
         self.recipient = DPBuilder(self, f"({obj}) and fits({verb}.arg3){extra}", DEFAULT_DET, "object")

@@ -39,11 +39,6 @@ class Paired(Text):
 EMPTY = Text("")
 
 
-def distinct_clause(slots: tuple[str, ...]) -> str:
-    """Formula text requiring a lemma different from each named slot's head."""
-    return "".join(f" and lemma != {slot}.lemma" for slot in slots)
-
-
 class WordKind(SlotKind):
     """``kind: word`` - one lexicon word satisfying ``where``.
 
@@ -56,10 +51,8 @@ class WordKind(SlotKind):
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
-        for slot in self.params.distinct:
-            self.check_slot_ref(slot, "distinct")
         self.check_formula(self.params.where, "where")
-        self.select = self.selector(f"({self.params.where}){distinct_clause(self.params.distinct)}", "where")
+        self.select = self.selector(f"({self.params.where}){self.distinct_clause(self.params.distinct)}", "where")
 
     def sample(self, rng: random.Random, bindings: Bindings) -> Any | None:
         return self.select.pick(rng, bindings)

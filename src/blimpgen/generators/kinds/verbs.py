@@ -28,7 +28,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from blimpgen.generators.kinds.base import Bindings, Params, Phrase, Selector, SlotKind, resolve
-from blimpgen.generators.kinds.simple import EMPTY, distinct_clause
+from blimpgen.generators.kinds.simple import EMPTY
 from blimpgen.grammar.templates import RenderDeadEnd
 from blimpgen.vocab.lexeme import Word
 
@@ -90,10 +90,8 @@ class VerbGroupKind(SlotKind):
         if p.agreeing and p.subject is None and p.number is None:
             raise self.where("agreeing: true needs a subject", "agreeing")
         self.check_formula(p.verb, "verb")
-        for slot in p.distinct:
-            self.check_slot_ref(slot, "distinct")
         takes = f" and takes(arg1, {p.subject})" if p.subject and p.select_subject else ""
-        takes += distinct_clause(p.distinct)
+        takes += self.distinct_clause(p.distinct)
         self._selectors: dict[tuple[str, bool], Selector] = {}
         self._formula = f"V and ({p.verb}){takes}"
         self.selector(self._formula, "verb")  # validate now, with the spec's line
