@@ -120,7 +120,9 @@ def write_jsonl(paradigm: Paradigm, n: int, seed: int, out: Path | str | None, p
     pairs = generate(paradigm, n, seed)
     if progress and n >= 2000:
         from tqdm import tqdm
-        pairs = tqdm(pairs, total=n, desc=paradigm.uid, unit="pair", file=sys.stderr, delay=1.0, leave=False)
+        # Only on a terminal (disable=None), and only once a run has taken a second.
+        pairs = tqdm(pairs, total=n, desc=paradigm.uid, unit="pair", file=sys.stderr, delay=1.0, leave=False,
+                     disable=None)
     count = 0
     if out is None:
         for pair in pairs:
