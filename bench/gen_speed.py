@@ -4,7 +4,7 @@ Every measurement runs in a fresh Python process pinned to one CPU core, so the 
 (imports, lexicon load, spec load) is included, as a user experiences ``blimpgen gen``.
 
     python bench/gen_speed.py            # 1,000 pairs per paradigm
-    python bench/gen_speed.py -n 20000   # memory should stay flat as N grows
+    python bench/gen_speed.py --memory   # all paradigms at 1k/5k/20k: memory plateaus
 
 Targets (issue 2): whole shipped set >= 5,000 pairs/s on one core, lexicon load <= 1 s,
 peak RSS <= 300 MB.
@@ -56,7 +56,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, default=1000, help="pairs per paradigm")
     parser.add_argument("--only-total", action="store_true", help="skip the per-paradigm rows")
+    parser.add_argument("--memory", action="store_true",
+                        help="all paradigms at N = 1,000 / 5,000 / 20,000: peak RSS should plateau, not grow with N")
     args = parser.parse_args()
+
+    if args.memory:
+        from blimpgen.grammar import load_shipped_specs
+
+        uids = sorted(load_shipped_specs())
+        print(f"{'N per paradigm':>15} {'pairs':>10} {'seconds':>8} {'pairs/s':>8} {'peak RSS MB':>12}")
+        for n in (1000, 5000, 20000):
+            r = measure(uids, n)
+            print(f"{n:>15} {r['pairs']:>10} {r['total_s']:>8.1f} {r['pairs'] / r['total_s']:>8.0f} {r['rss_mb']:>12.0f}")
+        return
 
     from blimpgen.grammar import load_shipped_specs
 
