@@ -1,0 +1,129 @@
+"""Combine evaluation result folders: a models x phenomena table and BLiMP-style figures.
+
+Each folder is what ``blimpgen eval --out`` wrote (``results.json`` and ``pairs.jsonl``);
+a model is labelled by its folder's name. Figures are drawn by :mod:`blimpgen.evaluate.plots`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from blimpgen.errors import BlimpgenError
+from blimpgen.generators.jsonl import atomic_writer
+
+
+@dataclass(frozen=True)
+class ModelResult:
+    """One model's evaluation, as read back from its folder."""
+
+    label: str
+    folder: Path
+    options: dict[str, Any]
+    overall: dict[str, Any]
+    phenomena: dict[str, dict[str, Any]]
+    paradigms: dict[str, dict[str, Any]]
+
+    def pairs(self) -> list[dict[str, Any]]:
+        """The per-pair records (read on demand: they can be large)."""
+        path = self.folder / "pairs.jsonl"
+        try:
+            return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        except (OSError, json.JSONDecodeError) as exc:
+            raise BlimpgenError(f"{path}: cannot read per-pair results: {exc}") from None
+
+
+def load_result(folder: str | Path) -> ModelResult:
+    """Read one result folder.
+
+    Raises:
+        BlimpgenError: when ``results.json`` is missing or not ours.
+    """
+    folder = Path(folder)
+    path = folder / "results.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return ModelResult(folder.resolve().name, folder, data["options"], data["overall"], data["phenomena"],
+                           data["paradigms"])
+    except OSError:
+        raise BlimpgenError(f"{folder}: no results.json here; pass folders written by `blimpgen eval --out`") from None
+    except (json.JSONDecodeError, KeyError, TypeError) as exc:
+        raise BlimpgenError(f"{path}: not a blimpgen results file ({exc})") from None
+
+
+def read_human(path: str | Path) -> dict[str, float]:
+    """Human accuracy per paradigm from JSON (``{UID: acc}``, or ``{"paradigms": {UID: {"accuracy": acc}}}``)
+    or CSV (columns ``UID`` and ``accuracy`` or ``human_accuracy``); accuracies in [0, 1].
+
+    Raises:
+        BlimpgenError: when the file has no per-paradigm accuracies.
+    """
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    out: dict[str, float] = {}
+    try:
+        if path.suffix == ".json":
+            data = json.loads(text)
+            data = data.get("paradigms", data)
+            for uid, value in data.items():
+                out[uid] = float(value["accuracy"] if isinstance(value, dict) else value)
+        else:
+            for row in csv.DictReader(io.StringIO(text)):
+                value = row.get("accuracy") or row.get("human_accuracy")
+                if row.get("UID") and value:
+                    out[row["UID"]] = float(value)
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise BlimpgenError(f"{path}: cannot read human accuracies ({exc})") from None
+    if not out:
+        raise BlimpgenError(f"{path}: no per-paradigm human accuracies (expected UID and accuracy)")
+    return out
+
+
+def phenomenon_table(results: Sequence[ModelResult]) -> tuple[list[str], list[list[Any]]]:
+    """Header and rows of the models x phenomena table (accuracy in %, overall last)."""
+    phenomena = sorted({name for r in results for name in r.phenomena})
+    header = ["phenomenon", *[r.label for r in results]]
+    rows = [[name, *[_pct(r.phenomena.get(name)) for r in results]] for name in phenomena]
+    rows.append(["overall", *[_pct(r.overall) for r in results]])
+    return header, rows
+
+
+def _pct(row: dict[str, Any] | None) -> float | None:
+    return None if row is None else round(100 * row["accuracy"], 1)
+
+
+def format_report(header: list[str], rows: list[list[Any]]) -> str:
+    """A plain-text table."""
+    cells = [header] + [[str(c) if c is not None else "-" for c in row] for row in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
+    return "\n".join("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths)))
+                     for row in cells)
+
+
+def run_report(folders: Sequence[str | Path], plots: str | Path | None = None, human: str | Path | None = None,
+               out: str | Path | None = None) -> str:
+    """Read result folders, optionally save the table as CSV and draw figures; return the table text."""
+    results = [load_result(folder) for folder in folders]
+    labels = [r.label for r in results]
+    if len(set(labels)) != len(labels):
+        results = [ModelResult(f"{r.label}#{i + 1}", r.folder, r.options, r.overall, r.phenomena, r.paradigms)
+                   for i, r in enumerate(results)]
+    human_accuracy = read_human(human) if human else None
+    header, rows = phenomenon_table(results)
+    if out:
+        with atomic_writer(out) as handle:
+            writer = csv.writer(handle, lineterminator="\n")
+            writer.writerow(header)
+            writer.writerows(rows)
+    text = format_report(header, rows)
+    if plots:
+        from blimpgen.evaluate.plots import draw_figures
+
+        written = draw_figures(results, plots, human_accuracy)
+        text += "\n" + "\n".join(f"figure: {path}" for path in written)
+    return text

@@ -1,0 +1,1 @@
+"""Scorer implementations, one model family per module; import them through the registry."""

@@ -1,0 +1,102 @@
+"""Helpers shared by the Hugging Face scorers: loading, dtypes, devices, query encoding."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from blimpgen.errors import BlimpgenError
+from blimpgen.evaluate.base import Query
+
+DTYPES = ("float32", "bfloat16", "float16", "auto")
+
+
+def resolve_device(device: str | None) -> Any:
+    """The torch device to use: ``device``, or CUDA when available, else CPU."""
+    import torch
+
+    if device:
+        return torch.device(device)
+    return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+def resolve_dtype(dtype: str, device: str | None) -> Any:
+    """A torch dtype from its name; ``auto`` is bf16 on a GPU that supports it, else fp32.
+
+    Raises:
+        BlimpgenError: for an unknown name.
+    """
+    import torch
+
+    if dtype not in DTYPES:
+        raise BlimpgenError(f"unknown dtype {dtype!r}; expected one of: {', '.join(DTYPES)}")
+    if dtype == "auto":
+        on_gpu = resolve_device(device).type == "cuda"
+        return torch.bfloat16 if on_gpu and torch.cuda.is_bf16_supported() else torch.float32
+    return getattr(torch, dtype)
+
+
+def load_pretrained(auto_class: Any, name: str, dtype: Any, device_map: str | None,
+                    tokenizer: Any = None) -> tuple[Any, Any]:
+    """Load a model and its tokenizer by hub id or local path.
+
+    Raises:
+        BlimpgenError: one line naming the model when it cannot be found or loaded.
+    """
+    from pathlib import Path
+
+    from transformers import AutoTokenizer
+
+    if name.startswith(("/", "./", "../", "~")) and not Path(name).expanduser().is_dir():
+        raise BlimpgenError(f"unknown model {name!r}: no such folder")
+    try:
+        if tokenizer is None:
+            tokenizer = AutoTokenizer.from_pretrained(name)
+        model = auto_class.from_pretrained(name, dtype=dtype, device_map=device_map)
+    except (OSError, ValueError, KeyError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise BlimpgenError(f"unknown model {name!r}: not a local model folder and not loadable from the "
+                            f"Hugging Face hub ({first[:160]})") from None
+    return model, tokenizer
+
+
+def encode_query(tokenizer: Any, query: Query) -> tuple[list[int], list[int]]:
+    """Token ids of a query's context and text, without special tokens.
+
+    The text is encoded together with its context, so word-initial pieces get the form they
+    have inside the sentence; when the context's ids are not a prefix of the joint encoding,
+    the two parts are encoded separately (lm-evaluation-harness does the same).
+    """
+    if not query.context:
+        return [], tokenizer.encode(query.text, add_special_tokens=False)
+    context = tokenizer.encode(query.context, add_special_tokens=False)
+    whole = tokenizer.encode(query.context + query.text, add_special_tokens=False)
+    if whole[:len(context)] == context:
+        return context, whole[len(context):]
+    return context, tokenizer.encode(query.text, add_special_tokens=False)
+
+
+def gather_logprobs(head: Any, states: Any, rows: Any, targets: Any, vocab_size: int,
+                    chunk_tokens: int = 1 << 26) -> Any:
+    """``log_softmax(head(states))[rows, targets]`` without keeping a full log-softmax.
+
+    Args:
+        head: maps ``[n, d]`` states to fp32 ``[n, V]`` logits.
+        states: ``[U, d]`` states of the unique positions to predict from.
+        rows: for each wanted value, its row in ``states``.
+        targets: for each wanted value, the token id.
+        vocab_size: ``V``, to size chunks.
+        chunk_tokens: bound on ``rows x V`` logits held at once.
+    """
+    import torch
+
+    out = torch.empty(rows.shape[0], dtype=torch.float32, device=rows.device)
+    step = max(1, chunk_tokens // max(1, vocab_size))
+    for begin in range(0, states.shape[0], step):
+        end = min(begin + step, states.shape[0])
+        logits = head(states[begin:end])
+        normaliser = torch.logsumexp(logits, dim=-1)
+        wanted = (rows >= begin) & (rows < end)
+        local = (rows[wanted] - begin).to(logits.device)
+        values = logits[local, targets[wanted].to(logits.device)] - normaliser[local]
+        out[wanted] = values.to(out.device)
+    return out

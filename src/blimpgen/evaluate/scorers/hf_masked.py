@@ -1,0 +1,140 @@
+"""Masked language models scored by pseudo-log-likelihood (``hf-masked``).
+
+PLL (Salazar et al. 2020) scores each token with that one token masked. ``within-word-l2r``
+(Kauf & Ivanova 2023) also masks the tokens to its right *within the same word*, so a
+multi-piece word cannot be predicted from its own later pieces, which inflates PLL for
+out-of-vocabulary words. With one token per word both metrics are the same.
+
+Every masked copy of every sentence is one row; rows are length-sorted into batches under a
+token budget, and the output layer runs only at the masked position of each row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from blimpgen.errors import BlimpgenError
+from blimpgen.evaluate.base import Query, Scorer, TokenScores
+from blimpgen.evaluate.scorers._torch import gather_logprobs, load_pretrained, resolve_device, resolve_dtype
+
+PLL_METRICS = ("original", "within-word-l2r")
+# model type -> attribute of the prediction head that maps final states to logits
+_HEADS = {"bert": "cls", "roberta": "lm_head", "xlm-roberta": "lm_head", "camembert": "lm_head"}
+
+
+class MaskedLMScorer(Scorer):
+    """Score text with any ``AutoModelForMaskedLM`` by pseudo-log-likelihood.
+
+    Args:
+        model: a model id, a local path, or a loaded ``PreTrainedModel`` (then pass ``tokenizer``).
+        tokenizer: a loaded fast tokenizer; loaded from ``model`` when it is a name or path.
+        pll: ``original`` or ``within-word-l2r``.
+        dtype: ``float32`` (default), ``bfloat16``, ``float16`` or ``auto``.
+        device: ``cpu``, ``cuda``...; default: CUDA when available.
+        device_map: passed to ``from_pretrained``.
+        batch_tokens: token budget of one forward pass, padding included.
+    """
+
+    name = "hf-masked"
+
+    def __init__(self, model: Any, tokenizer: Any = None, pll: str = "within-word-l2r", dtype: str = "float32",
+                 device: str | None = None, device_map: str | None = None, batch_tokens: int = 4096) -> None:
+        import torch
+        from transformers import AutoModelForMaskedLM
+
+        if pll not in PLL_METRICS:
+            raise BlimpgenError(f"unknown PLL metric {pll!r}; expected one of: {', '.join(PLL_METRICS)}")
+        self.model_name = model if isinstance(model, str) else type(model).__name__
+        torch_dtype = resolve_dtype(dtype, device)
+        if isinstance(model, str):
+            model, tokenizer = load_pretrained(AutoModelForMaskedLM, model, torch_dtype, device_map, tokenizer)
+        if tokenizer is None:
+            raise BlimpgenError("hf-masked needs a tokenizer when given a loaded model")
+        if tokenizer.mask_token_id is None:
+            raise BlimpgenError(f"tokenizer of {self.model_name} has no mask token; hf-masked needs one")
+        if not getattr(tokenizer, "is_fast", False):
+            raise BlimpgenError(f"tokenizer of {self.model_name} is not a fast tokenizer; hf-masked needs word ids")
+        if device_map is None:
+            model = model.to(resolve_device(device), dtype=torch_dtype)
+        self.model, self.tokenizer = model.eval(), tokenizer
+        self.pll, self.batch_tokens, self.device_map = pll, batch_tokens, device_map
+        self.dtype = str(torch_dtype).replace("torch.", "")
+        self._head = _HEADS.get(getattr(model.config, "model_type", ""))
+        self._torch = torch
+
+    def tokenize(self, text: str) -> list[str]:
+        return self.tokenizer.convert_ids_to_tokens(self.tokenizer.encode(text, add_special_tokens=False))
+
+    def options(self) -> dict[str, Any]:
+        return {"scorer": self.name, "model": self.model_name, "pll": self.pll, "dtype": self.dtype,
+                "device_map": self.device_map}
+
+    def _rows(self, query: Query) -> tuple[list[int], list[tuple[int, ...]], list[int]]:
+        """Token ids, one masked copy per scored token, and the scored positions."""
+        encoding = self.tokenizer(query.context + query.text, return_offsets_mapping=True,
+                                  return_special_tokens_mask=True)
+        ids, words = encoding["input_ids"], encoding.word_ids()
+        begin = len(query.context)
+        scored = [i for i, (special, (start, end)) in
+                  enumerate(zip(encoding["special_tokens_mask"], encoding["offset_mapping"]))
+                  if not special and end > begin]
+        copies = []
+        for i in scored:
+            masked = list(ids)
+            masked[i] = self.tokenizer.mask_token_id
+            if self.pll == "within-word-l2r":
+                for j in range(i + 1, len(ids)):
+                    if words[j] is not None and words[j] == words[i]:
+                        masked[j] = self.tokenizer.mask_token_id
+            copies.append(tuple(masked))
+        return ids, copies, scored
+
+    def score(self, queries: Sequence[Query]) -> list[TokenScores]:
+        torch = self._torch
+        unique = list(dict.fromkeys(queries))
+        plans = [self._rows(q) for q in unique]
+        rows = [(len(copy), q, k) for q, (_, copies, _) in enumerate(plans) for k, copy in enumerate(copies)]
+        rows.sort()
+        values: dict[tuple[int, int], float] = {}
+        device = self.model.get_input_embeddings().weight.device
+        pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
+        with torch.inference_mode():
+            start = 0
+            while start < len(rows):
+                width = rows[start][0]
+                end = start
+                while end < len(rows) and (end - start + 1) * max(width, rows[end][0]) <= max(self.batch_tokens, width):
+                    width = max(width, rows[end][0])
+                    end += 1
+                batch = rows[start:end]
+                ids = torch.full((len(batch), width), pad, dtype=torch.long)
+                mask = torch.zeros((len(batch), width), dtype=torch.long)
+                for r, (length, q, k) in enumerate(batch):
+                    ids[r, :length] = torch.tensor(plans[q][1][k])
+                    mask[r, :length] = 1
+                positions = torch.tensor([plans[q][2][k] for _, q, k in batch])
+                targets = torch.tensor([plans[q][0][plans[q][2][k]] for _, q, k in batch])
+                states = self._states(ids.to(device), mask.to(device))
+                picked = states[torch.arange(len(batch), device=states.device), positions.to(states.device)]
+                logprobs = gather_logprobs(self._logits, picked, torch.arange(len(batch), device=states.device),
+                                           targets.to(states.device), self.model.config.vocab_size)
+                for (_, q, k), value in zip(batch, logprobs.tolist()):
+                    values[(q, k)] = value
+                start = end
+        by_query = {}
+        for q, query in enumerate(unique):
+            ids, _, scored = plans[q]
+            tokens = tuple(self.tokenizer.convert_ids_to_tokens([ids[i] for i in scored]))
+            by_query[query] = TokenScores(tokens, tuple(values[(q, k)] for k in range(len(scored))))
+        return [by_query[q] for q in queries]
+
+    def _states(self, ids: Any, mask: Any) -> Any:
+        if self._head is None:
+            return self.model(input_ids=ids, attention_mask=mask).logits
+        return self.model.base_model(input_ids=ids, attention_mask=mask).last_hidden_state
+
+    def _logits(self, states: Any) -> Any:
+        if self._head is None:
+            return states.float()
+        return getattr(self.model, self._head)(states).float()

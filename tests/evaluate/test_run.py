@@ -1,0 +1,100 @@
+"""Runs: reading BLiMP JSONL, judging, writing results atomically with the options recorded."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from blimpgen.errors import BlimpgenError
+from blimpgen.evaluate.run import EvalOptions, evaluate, format_table, run_eval, write_results
+from blimpgen.evaluate.scorers.unigram import UnigramScorer
+
+from .conftest import write_fixture
+
+COUNTS = {"the": 50, "cat": 5, "cats": 5, "is": 20, "are": 4, "was": 10, "were": 3, "herself": 2, "themselves": 1}
+
+
+def test_run_writes_pairs_json_and_csv_with_options(blimp_data: Path, tmp_path: Path):
+    result = evaluate(UnigramScorer(counts=COUNTS), blimp_data)
+    out = tmp_path / "results"
+    write_results(result, out)
+    assert sorted(p.name for p in out.iterdir()) == ["pairs.jsonl", "results.csv", "results.json"]
+    records = [json.loads(line) for line in (out / "pairs.jsonl").read_text().splitlines()]
+    assert len(records) == 9
+    first = records[0]
+    for key in ("logprob_good", "logprob_bad", "tokens_good", "tokens_bad", "correct", "method", "reduction",
+                "tie_policy", "scorer"):
+        assert key in first
+    summary = json.loads((out / "results.json").read_text())
+    assert summary["options"]["method"] == "full-sentence" and summary["options"]["tie_policy"] == "wrong"
+    assert set(summary["phenomena"]) == {"anaphor_agreement", "subject_verb_agreement"}
+    rows = list(csv.DictReader((out / "results.csv").read_text().splitlines()))
+    assert rows[0]["level"] == "overall" and rows[0]["reduction"] == "sum"
+    assert {r["level"] for r in rows} == {"overall", "phenomenon", "paradigm"}
+    assert "overall (mean of paradigms)" in format_table(result)
+
+
+def test_run_unigram_prefers_frequent_verb(blimp_data: Path):
+    result = evaluate(UnigramScorer(counts=COUNTS), blimp_data / "subject_verb_agreement_1.jsonl")
+    judged = {r["sentence_good"]: r["correct"] for r in result.pairs}
+    assert judged["The cat is sleeping ."] == 1.0  # "is" is more frequent than "are"
+    assert judged["The cats are sleeping ."] == 0.0
+
+
+def test_run_one_prefix_skips_paradigms_without_the_flag(blimp_data: Path):
+    result = evaluate(UnigramScorer(counts=COUNTS), blimp_data, EvalOptions(method="one-prefix"))
+    assert result.skipped == ["anaphor_number_agreement"]
+    assert {r["UID"] for r in result.pairs} == {"subject_verb_agreement_1"}
+    assert result.pairs[0]["tokens_good"] == 1
+
+
+def test_run_method_no_paradigm_supports_is_one_line_error(blimp_data: Path):
+    with pytest.raises(BlimpgenError, match="--method two-prefix: none of the 2 paradigms"):
+        evaluate(UnigramScorer(counts=COUNTS), blimp_data, EvalOptions(method="two-prefix"))
+
+
+def test_run_missing_required_field_is_reported_with_line(tmp_path: Path):
+    path = tmp_path / "broken_1.jsonl"
+    path.write_text('{"sentence_good": "a", "UID": "broken_1"}\n', encoding="utf-8")
+    with pytest.raises(BlimpgenError, match=r"broken_1.jsonl:1: missing required field 'sentence_bad'"):
+        evaluate(UnigramScorer(counts=COUNTS), path)
+
+
+def test_run_flagged_pair_missing_prefix_fields_writes_nothing(tmp_path: Path):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "p_1.jsonl").write_text(json.dumps({"sentence_good": "a b", "sentence_bad": "b a", "UID": "p_1",
+                                                "one_prefix_method": True, "pairID": "0"}) + "\n")
+    out = tmp_path / "out"
+    with pytest.raises(BlimpgenError, match="no 'one_prefix_prefix'"):
+        run_eval("unigram", {"counts": COUNTS}, [data], out, EvalOptions(method="one-prefix"))
+    assert not out.exists()
+
+
+def test_run_limit_and_tie_policy(blimp_data: Path):
+    tie = evaluate(UnigramScorer(counts={}), blimp_data, EvalOptions(tie="half", limit=2))
+    assert len(tie.pairs) == 4
+    assert all(r["tie"] and r["correct"] == 0.5 for r in tie.pairs)
+    assert tie.summary["overall"]["accuracy"] == 0.5
+
+
+def test_run_slor_needs_unigram_corpus(blimp_data: Path, tmp_path: Path):
+    with pytest.raises(BlimpgenError, match="--unigram-corpus"):
+        evaluate(UnigramScorer(counts=COUNTS), blimp_data, EvalOptions(reduction="slor"))
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("the cat is here .\nthe cats are here .\n", encoding="utf-8")
+    result = evaluate(UnigramScorer(counts=COUNTS), blimp_data, EvalOptions(reduction="slor",
+                                                                             unigram_corpus=str(corpus)))
+    assert result.options["reduction"] == "slor" and result.options["unigram_corpus"] == str(corpus)
+
+
+def test_run_reads_original_blimp_records_without_provenance(tmp_path: Path):
+    folder = tmp_path / "blimp"
+    folder.mkdir()
+    write_fixture(folder, "regular_plural_subject_verb_agreement_1", "subject_verb_agreement",
+                  [("The cat is here .", "The cat are here .", None)])
+    result = evaluate(UnigramScorer(counts=COUNTS), folder)
+    assert result.pairs[0]["pair_id"] == "regular_plural_subject_verb_agreement_1-0"
