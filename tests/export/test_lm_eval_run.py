@@ -1,15 +1,13 @@
-"""Requirement 3: lm-eval runs the exported tasks and agrees with a direct scoring of the same model.
+"""Requirement 3: lm-eval runs the exported tasks and agrees with ``blimpgen eval``.
 
 The model is a randomly initialised two-layer GPT-2 with a WordLevel vocabulary trained
 in-process on the fixture sentences and saved to a temporary folder; nothing is downloaded.
 
-The reference scorer is written out here (summed natural-log probabilities of the sentence
-after the BOS token, as lm-eval scores a choice with an empty context). ``blimpgen eval``'s
-scorer is being written in parallel under ``blimpgen.evaluate``; once it lands,
-``_reference_logprobs`` should call it on the same model and data instead, keeping the
-assertions: the same accuracy per paradigm and for the group, and per-sentence
-log-probabilities equal to 1e-4. One convention to keep in mind then: lm-eval's ``acc`` takes
-``argmax`` over ``[good, bad]``, so a tie counts as correct; the reference does the same.
+``blimpgen eval``'s hf-causal scorer, on the same model and the same JSONL the export was made
+from, must give lm-eval's accuracy per paradigm and for the group, and the same per-sentence
+log-probabilities to 1e-4 (both score the sentence after the BOS token). lm-eval's ``acc`` takes
+``argmax`` over ``[good, bad]``, so a tie counts as correct: blimpgen runs with ``tie="right"``.
+A direct transformers computation is kept as a third witness.
 """
 
 from __future__ import annotations
@@ -64,7 +62,21 @@ def _reference_logprobs(model_path: Path, sentences: list[str]) -> list[float]:
     return totals
 
 
-def test_lm_eval_run_matches_direct_scoring(exported: Path, fixture_pairs, tiny_model: Path, tmp_path: Path) -> None:
+def _blimpgen_eval(model_path: Path) -> dict[str, list[dict]]:
+    """``blimpgen eval`` records per paradigm, in file order."""
+    from blimpgen.evaluate.registrations import make_scorer
+    from blimpgen.evaluate.run import EvalOptions, evaluate
+    from tests.export.conftest import FIXTURES
+
+    scorer = make_scorer("hf-causal", model=str(model_path), dtype="float32", device="cpu")
+    result = evaluate(scorer, FIXTURES, EvalOptions(tie="right"))
+    records: dict[str, list[dict]] = {}
+    for record in result.pairs:
+        records.setdefault(record["UID"], []).append(record)
+    return records
+
+
+def test_lm_eval_run_matches_blimpgen_eval(exported: Path, fixture_pairs, tiny_model: Path, tmp_path: Path) -> None:
     task_dir = write_task_files(exported, tmp_path / "tasks").path
     manager = lm_eval_tasks.TaskManager(include_path=str(task_dir), include_defaults=False)
     results = lm_eval.simple_evaluate(
@@ -72,19 +84,23 @@ def test_lm_eval_run_matches_direct_scoring(exported: Path, fixture_pairs, tiny_
         tasks=["blimpgen"], task_manager=manager, device="cpu", batch_size=8, bootstrap_iters=0,
         log_samples=True)
 
+    ours = _blimpgen_eval(tiny_model)
     accuracies = []
     for uid in UIDS:
         pairs = fixture_pairs[uid]
-        scores = _reference_logprobs(tiny_model, [s for p in pairs for s in (p.sentence_good, p.sentence_bad)])
-        good, bad = scores[0::2], scores[1::2]
-        reference_acc = sum(g >= b for g, b in zip(good, bad)) / len(pairs)
-        accuracies.append(reference_acc)
+        records = ours[uid]
+        assert [r["sentence_good"] for r in records] == [p.sentence_good for p in pairs]
+        blimpgen_scores = [lp for r in records for lp in (r["logprob_good"], r["logprob_bad"])]
+        blimpgen_acc = sum(r["correct"] for r in records) / len(records)
+        accuracies.append(blimpgen_acc)
 
         name = f"blimpgen_{uid}"
-        assert results["results"][name]["acc,none"] == pytest.approx(reference_acc, abs=1e-12)
+        assert results["results"][name]["acc,none"] == pytest.approx(blimpgen_acc, abs=1e-12)
         samples = sorted(results["samples"][name], key=lambda sample: sample["doc_id"])
         harness = [ll for sample in samples for ll, _greedy in sample["filtered_resps"]]
-        assert harness == pytest.approx(scores, abs=1e-4)
+        assert harness == pytest.approx(blimpgen_scores, abs=1e-4)
+        direct = _reference_logprobs(tiny_model, [s for p in pairs for s in (p.sentence_good, p.sentence_bad)])
+        assert direct == pytest.approx(blimpgen_scores, abs=1e-4)
 
     # the group averages over paradigms, unweighted, as BLiMP reports it
     assert results["results"]["blimpgen"]["acc,none"] == pytest.approx(sum(accuracies) / len(accuracies))
