@@ -8,6 +8,7 @@ re-rendering; good and bad may differ only where the spec's ``contrast`` says.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 
 import pytest
@@ -507,9 +508,30 @@ def test_paradigm_same_seed_same_bytes(paradigms, uid: str, seed: int) -> None:
 
 
 @pytest.mark.parametrize("uid", UIDS)
-def test_paradigm_yields_1000_unique_pairs(paradigms, uid: str) -> None:
+def test_paradigm_yields_1000_unique_diverse_pairs(paradigms, uid: str) -> None:
     pairs = list(generate(paradigms[uid], 1000, 0))
     assert len({p.sentence_good for p in pairs}) == 1000
     assert len({p.sentence_bad for p in pairs}) == 1000
     assert len({p.pair_id for p in pairs}) == 1000
     assert all(p.sentence_good != p.sentence_bad for p in pairs)
+    types = {t for p in pairs for t in tokens(p.sentence_good) + tokens(p.sentence_bad)}
+    assert len(types) >= 600, f"only {len(types)} word types in 1,000 pairs"
+    # No open-class word is over-represented by construction (slot order, narrow restrictions):
+    # the worst case left is a closed class of seven raising adjectives.
+    shares = Counter(lexeme for p in pairs for lexeme in {w.rsplit(":", 1)[0] for w in p.slots.values()
+                                                         if w.split(":")[0] in ("N", "PN", "V", "A")})
+    word, count = shares.most_common(1)[0]
+    assert count <= 200, f"{word} is in {count} of 1,000 pairs"
+
+
+def test_paradigm_metadata_is_blimps() -> None:
+    import json
+    from pathlib import Path
+
+    expected = json.loads((Path(__file__).resolve().parents[1] / "fixtures" / "blimp_metadata.json").read_text())
+    specs = load_shipped_specs()
+    assert sorted(specs) == sorted(expected)  # all 67 UIDs of the released benchmark, no others
+    for uid, want in expected.items():
+        spec = specs[uid].spec
+        got = {name: getattr(spec, name) for name in want}
+        assert got == want, uid
