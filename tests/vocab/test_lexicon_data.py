@@ -416,3 +416,10 @@ def test_lexicon_data_selectional_formula_agrees_with_filter(data):
     formula = data.draw(st.sampled_from(sorted({f for _, _, f in _formulas(lexicon)})))
     word = data.draw(st.sampled_from(lexicon.category("N") + lexicon.category("PN")))
     assert query.evaluate(formula, word, lexicon.categories) == (word in set(lexicon.filter(formula)))
+
+
+def test_lexicon_data_clause_flags_need_the_that_clause_frame(lexicon) -> None:
+    for word in lexicon.filter("V and (bridge or expletive_clause) and vform=bare"):
+        assert "that_clause" in word.get("frames"), f"{word.lexeme.source}: {word.lemma} has no that_clause frame"
+    assert {w.lemma for w in lexicon.filter("V and expletive_clause and vform=bare")} >= {"seem", "appear"}
+    assert len(lexicon.filter("V and bridge and vform=bare")) >= 30

@@ -280,6 +280,7 @@ def expand(lexeme: Lexeme, flags: tuple[str, ...] = ()) -> list[Word]:
         en = feats.get("en") or past
         feats["distinct_en"] = en != past
         feats["syncretic_past"] = past == text
+        feats["bare_en"] = en == text
         forms = [("bare", text, {}),
                  ("pres_sg", feats.get("pres3sg") or morphology.third_singular(text), {"number": "sg"}),
                  ("pres_pl", text, {"number": "pl"}),

@@ -129,8 +129,8 @@ class ArgsKind(SlotKind):
     objects are DPs satisfying the verb's ``arg2``/``arg3`` (and ``object``, if given), with
     lemmas distinct from the slots in ``distinct``. An inchoative verb (break, melt) never gets
     the intransitive frame here: used intransitively its subject is the theme (arg2), which the
-    subject slot, chosen by arg1, is not. A raising verb (seem, appear) never gets the
-    that_clause frame: it takes a that-clause only with expletive "it" (*Mary seems that ...).
+    subject slot, chosen by arg1, is not. A verb whose that-clause needs expletive
+    "it" (``expletive_clause``: seem, appear) never gets the that_clause frame (*Mary seems that ...).
     """
 
     class Params(Params):
@@ -160,7 +160,7 @@ class ArgsKind(SlotKind):
         frames = [f for f in self.params.frames if f in (verb.get("frames") or ())
                   and (f != "that_clause" or self.clause is not None)
                   and (f != "intransitive" or not verb.get("inchoative"))
-                  and (f != "that_clause" or "raising_subject" not in (verb.get("frames") or ()))]
+                  and (f != "that_clause" or not verb.get("expletive_clause"))]
         if not frames:
             return None
         frame = frames[rng.randrange(len(frames))]
