@@ -12,6 +12,7 @@ and the filtered list is cached under that key. Words are uniform within a candi
 from __future__ import annotations
 
 import random
+from array import array
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
@@ -101,7 +102,7 @@ class Selector:
     """
 
     REJECTION_DRAWS = 12
-    LIST_CACHE_LIMIT = 256  # enumerated candidate lists kept for sparse results
+    LIST_CACHE_LIMIT = 64  # enumerated candidate lists kept for sparse results (compact arrays)
 
     def __init__(self, lexicon: Lexicon, formula: str, slots: list[str],
                  where: Callable[[str], SpecError]) -> None:
@@ -122,7 +123,7 @@ class Selector:
         self.base: list[int] = positions(self.base_bits)
         self.dynamic = [(c, query.refs(c)) for c in dynamic]
         self.predicate = query.compile_formula(node, lexicon.categories)
-        self._lists: dict[int, list[int]] = {}
+        self._lists: dict[int, array] = {}
 
     def _bits(self, bindings: Bindings) -> int:
         bits = self.base_bits
@@ -155,7 +156,7 @@ class Selector:
         if found is None:
             if len(self._lists) >= self.LIST_CACHE_LIMIT:
                 self._lists.clear()
-            found = self._lists[bits] = positions(bits)
+            found = self._lists[bits] = array("i", positions(bits))
         return words[found[rng.randrange(len(found))]]
 
     def holds(self, word: Any, bindings: Bindings) -> bool:
