@@ -21,6 +21,10 @@ LAZY_COMMANDS: dict[str, str] = {
     "gen": "blimpgen.cli.generate:gen_command",
     "show": "blimpgen.cli.generate:show_command",
     "catalogue": "blimpgen.cli.generate:catalogue_command",
+    "check": "blimpgen.cli.author:check_command",
+    "new": "blimpgen.cli.author:new_command",
+    "audit": "blimpgen.cli.author:audit_command",
+    "reference": "blimpgen.cli.author:reference_command",
     "eval": "blimpgen.cli.evaluate:eval_command",
     "report": "blimpgen.cli.evaluate:report_command",
     "ngram": "blimpgen.cli.evaluate:ngram_group",
@@ -33,6 +37,10 @@ HELP = {
     "gen": "Generate minimal pairs as BLiMP-schema JSONL.",
     "show": "Preview a paradigm: good / *bad per line.",
     "catalogue": "Write the Markdown catalogue of paradigms.",
+    "check": "Check paradigm files: every problem as file:line: key: message.",
+    "new": "Write a commented skeleton paradigm.",
+    "audit": "Report shallow cues that solve a paradigm without grammar.",
+    "reference": "Write the spec-language and feature reference.",
     "eval": "Score generated pairs with a language model.",
     "report": "Combine result folders into tables and figures.",
     "ngram": "Train and inspect n-gram baseline models.",
@@ -61,6 +69,13 @@ class LazyGroup(click.Group):
                 formatter.write_dl(rows)
 
 
+def threading_is_main() -> bool:
+    """Signal handlers can only be installed from the main thread."""
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
+
+
 def _module_exists(target: str) -> bool:
     module_name = target.partition(":")[0]
     return importlib.util.find_spec(module_name) is not None
@@ -76,9 +91,19 @@ def cli(ctx: click.Context, verbose: bool) -> None:
     ctx.obj["verbose"] = verbose
 
 
+def _terminate(signum: int, frame: object) -> None:
+    # SIGTERM becomes a normal exit, so atomic writers remove their temporary files.
+    raise SystemExit(128 + signum)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: run the CLI, turning BlimpgenError into one-line messages."""
+    import signal
+
     from blimpgen.errors import BlimpgenError
+
+    if threading_is_main():
+        signal.signal(signal.SIGTERM, _terminate)
 
     verbose = "--verbose" in (argv if argv is not None else sys.argv[1:])
     try:

@@ -16,6 +16,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import yaml
 from pydantic import ValidationError
 
 from blimpgen._yaml import LineTable, key_path_str, load_yaml_text
@@ -55,7 +56,7 @@ def parse_spec(text: str, file: str) -> LoadedSpec:
     Raises:
         SpecErrors: every problem found, each ``file:line: key: message``.
     """
-    raw, table = load_yaml_text(text, file)
+    raw, table = read_yaml(text, file)
     if not isinstance(raw, dict):
         raise SpecErrors([SpecError("a paradigm spec must be a YAML mapping (uid: ..., slots: ...)", file, 1)])
     try:
@@ -85,6 +86,26 @@ def parse_spec(text: str, file: str) -> LoadedSpec:
         raise SpecErrors(errors)
     sha = hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
     return LoadedSpec(spec, file, table, sha, identical)
+
+
+def read_yaml(text: str, file: str) -> tuple[Any, LineTable]:
+    """``load_yaml_text``, also turning the YAML reader's errors into a located SpecError.
+
+    PyYAML's reader rejects control characters (NUL, ...) while the loader is being built,
+    outside ``load_yaml_text``'s error handling; that escaped as a ``ReaderError`` traceback.
+    An integer literal of more than 4300 digits escaped as a ``ValueError``.
+    """
+    try:
+        return load_yaml_text(text, file)
+    except ValueError as exc:  # Python refuses to convert integers of more than 4300 digits
+        found = re.search(r"\d{4300,}", text)
+        line = text.count("\n", 0, found.start()) + 1 if found else 0
+        raise SpecError(f"YAML error: number too long ({str(exc).split(':')[0]})", file, line) from None
+    except yaml.YAMLError as exc:
+        position = getattr(exc, "position", 0) or 0
+        line = text.count("\n", 0, position) + 1
+        problem = str(exc).split("\n")[0]
+        raise SpecError(f"YAML error: {problem}", file, line) from None
 
 
 def _variant_problems(variant: Any, table: LineTable) -> list[SpecError]:
@@ -202,6 +223,42 @@ def load_specs(paths: tuple[Path | str, ...] = ()) -> dict[str, LoadedSpec]:
     if errors:
         raise SpecErrors(errors)
     return specs
+
+
+ENTRY_POINT_GROUP = "blimpgen.paradigms"
+
+
+def entry_point_paradigm_paths() -> tuple[str, ...]:
+    """Paradigm folders provided by installed packages.
+
+    A package declares ``[project.entry-points."blimpgen.paradigms"] mypack = "mypack:paradigm_dir"``
+    where the target is a folder path (``str`` or ``Path``), a list of them, or a function
+    returning either (e.g. ``lambda: importlib.resources.files("mypack") / "paradigms"``).
+
+    Raises:
+        SpecErrors: when an entry point cannot be loaded or gives something that is not a path.
+    """
+    from importlib import metadata
+
+    found: list[str] = []
+    errors: list[SpecError] = []
+    for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        where = f"entry point {ep.name} = {ep.value}"
+        try:
+            value = ep.load()
+            if callable(value):
+                value = value()
+        except Exception as exc:  # a third-party package's import error must not crash the tool
+            errors.append(SpecError(f"cannot load ({exc.__class__.__name__}: {exc})", where))
+            continue
+        for item in value if isinstance(value, (list, tuple)) else [value]:
+            if not isinstance(item, (str, Path)) and not hasattr(item, "is_dir"):
+                errors.append(SpecError(f"must give a folder path, got {type(item).__name__}", where))
+                continue
+            found.append(str(item))
+    if errors:
+        raise SpecErrors(errors)
+    return tuple(found)
 
 
 @cache

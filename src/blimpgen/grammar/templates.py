@@ -133,9 +133,45 @@ def template_problems(source: str, slots: set[str]) -> list[tuple[int, str]]:
                  for node in ast.find_all(nodes.Test) if node.name not in env.tests]
     if problems:
         return problems
+    problems = _unsafe_constructs(ast, env, slots)
+    if problems:
+        return problems
     for name in sorted(meta.find_undeclared_variables(ast) - slots):
         problems.append((1, f"undeclared template variable {name!r}{did_you_mean(name, slots)}"))
     return problems
+
+
+def _unsafe_constructs(ast: nodes.Template, env: SandboxedEnvironment, slots: set[str]) -> list[tuple[int, str]]:
+    """Template constructs the sandbox would only refuse (or choke on) at render time.
+
+    Rejected at load so that a shared paradigm pack fails ``check`` with a line instead of
+    ``gen`` with a traceback: private attributes (``x.__class__``), ``include``/``import``/
+    ``extends`` (there is no template loader: no file can be read), ``*``/``**`` (a template
+    computing ``10**10**10`` would hang the generator) and Jinja's globals (``range``,
+    ``lipsum``, ``cycler``...), which ``find_undeclared_variables`` does not report.
+    """
+    problems: list[tuple[int, str]] = []
+    env = _check_env()
+    for node in ast.find_all(nodes.Node):
+        name = None
+        if isinstance(node, nodes.Name) and node.name in env.globals and node.name not in slots:
+            problems.append((node.lineno, f"{node.name!r} is not available in templates (only the slots "
+                                          f"{', '.join(sorted(slots))} are)"))
+        if isinstance(node, nodes.Getattr):
+            name = node.attr
+        elif isinstance(node, nodes.Getitem) and isinstance(node.arg, nodes.Const):
+            name = str(node.arg.value)
+        elif isinstance(node, nodes.Filter) and node.name == "attr":
+            problems.append((node.lineno, "the attr filter is not allowed in templates; write slot.part"))
+        if name is not None and name.startswith("_"):
+            problems.append((node.lineno, f"attribute {name!r} is not allowed in templates"))
+        elif isinstance(node, (nodes.Include, nodes.Import, nodes.FromImport, nodes.Extends)):
+            problems.append((node.lineno, f"'{type(node).__name__.lower()}' is not allowed in templates "
+                                          f"(a paradigm is one self-contained file)"))
+        elif isinstance(node, (nodes.Pow, nodes.Mul)):
+            problems.append((node.lineno, "arithmetic ('*', '**') is not allowed in templates"))
+    return problems
+
 
 
 def used_variables(source: str) -> set[str]:

@@ -1,0 +1,90 @@
+"""``blimpgen check``, ``new`` and ``audit``: the authoring kit. Option parsing only."""
+
+from __future__ import annotations
+
+import click
+
+from blimpgen.cli.generate import _lexicon, _paradigm_paths, lexicon_overlay_option, paradigm_path_option
+
+
+@click.command("check")
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("-n", "--num", "n", type=click.IntRange(1, 10_000_000), default=1000, show_default=True,
+              help="Pairs you plan to generate per paradigm (for the capacity estimate).")
+@click.option("--attempts", type=click.IntRange(1, 100_000), default=300, show_default=True,
+              help="Sampling attempts per paradigm.")
+@lexicon_overlay_option
+def check_command(paths: tuple[str, ...], n: int, attempts: int, overlays: tuple[str, ...]) -> None:
+    """Check paradigm files or folders (the shipped ones when none): every problem, one line each."""
+    from blimpgen.generators.check import check_paradigms
+
+    report = check_paradigms(tuple(paths), _lexicon(overlays), n=n, attempts=attempts)
+    for line in report.lines():
+        click.echo(line)
+    if not report.ok:
+        raise click.ClickException(f"{len(report.problems)} problem(s) in {len(paths) or 'the shipped'} path(s)")
+    click.echo(f"{len(report.checked)} paradigms OK")
+
+
+@click.command("new")
+@click.argument("uid")
+@click.option("--phenomenon", required=True, help="linguistics_term of the paradigm (e.g. npi_licensing).")
+@click.option("--field", "field_name", help="BLiMP field; guessed from the phenomenon when omitted.")
+@click.option("-o", "--output", "folder", type=click.Path(file_okay=False), default=".", show_default=True,
+              help="Folder to write UID.yaml into.")
+def new_command(uid: str, phenomenon: str, field_name: str | None, folder: str) -> None:
+    """Write a commented skeleton paradigm that passes `blimpgen check` as written."""
+    from blimpgen.generators.scaffold import write_skeleton
+
+    click.echo(f"wrote {write_skeleton(uid, phenomenon, folder, field_name)}")
+
+
+@click.command("audit")
+@click.argument("uids", nargs=-1)
+@click.option("--all", "all_paradigms", is_flag=True, help="Every paradigm.")
+@click.option("-n", "--num", "n", type=click.IntRange(10, 1_000_000), default=1000, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--threshold", type=click.FloatRange(0.5, 1.0), default=0.9, show_default=True,
+              help="Flag a paradigm when a heuristic reaches this accuracy.")
+@click.option("--markdown", is_flag=True, help="A Markdown table (for docs/audit.md).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write here; stdout when omitted.")
+@click.option("--fail-on-flag", is_flag=True, help="Exit 1 when any paradigm is flagged.")
+@paradigm_path_option
+@lexicon_overlay_option
+def audit_command(uids: tuple[str, ...], all_paradigms: bool, n: int, seed: int, threshold: float, markdown: bool,
+                  output: str | None, fail_on_flag: bool, paradigm_paths: tuple[str, ...],
+                  overlays: tuple[str, ...]) -> None:
+    """Report shallow cues (exclusive words, length, frequency, bag of words) per paradigm."""
+    from blimpgen.generators.audit import audit_paradigm, render_markdown, render_text
+    from blimpgen.generators.generate import load_paradigms
+    from blimpgen.generators.jsonl import atomic_writer
+
+    if all_paradigms == bool(uids):
+        raise click.UsageError("give UID (one or more) or --all")
+    paradigms = load_paradigms(None if all_paradigms else list(uids), _paradigm_paths(paradigm_paths),
+                               _lexicon(overlays))
+    results = [audit_paradigm(p, n, seed, threshold) for p in paradigms]
+    text = render_markdown(results, n, seed, threshold) if markdown else render_text(results)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        with atomic_writer(output) as handle:
+            handle.write(text)
+    flagged = [r.uid for r in results if r.flags]
+    if fail_on_flag and flagged:
+        raise click.ClickException(f"{len(flagged)} paradigm(s) flagged: {', '.join(flagged)}")
+
+
+@click.command("reference")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Markdown file; stdout when omitted.")
+def reference_command(output: str | None) -> None:
+    """Write the spec-language and feature reference (Markdown) from the code and data."""
+    from blimpgen.generators.jsonl import atomic_writer
+    from blimpgen.generators.reference import render_reference
+
+    text = render_reference()
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    with atomic_writer(output) as handle:
+        handle.write(text)
