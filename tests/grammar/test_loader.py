@@ -61,3 +61,14 @@ def test_templates_sandbox_blocks_python_internals() -> None:
         env.from_string("{{ a.__class__.__mro__ }}").render(a="x")
     with pytest.raises(SecurityError):
         env.from_string("{{ a.format.__globals__ }}").render(a="x")
+
+
+def test_loader_reports_template_problems_alongside_structural_errors() -> None:
+    from blimpgen.errors import SpecErrors
+
+    text = SPEC.replace("description: d", "descripton: d").replace('bad: "{{ b }} {{ a }}."', 'bad: "{{ b }} {{ c }}."')
+    with pytest.raises(SpecErrors) as info:
+        parse_spec(text, "tiny.yaml")
+    messages = str(info.value)
+    assert "tiny.yaml:4: descripton: unknown key 'descripton'" in messages
+    assert "tiny.yaml:10: bad: undeclared template variable 'c'" in messages

@@ -62,7 +62,7 @@ def parse_spec(text: str, file: str) -> LoadedSpec:
     try:
         spec = ParadigmSpec.model_validate(raw)
     except ValidationError as exc:
-        raise SpecErrors(_pydantic_errors(exc, table, raw)) from None
+        raise SpecErrors(_pydantic_errors(exc, table, raw) + _raw_template_problems(raw, table)) from None
     errors = [table.error(path, message) for path, message in spec.method_problems()]
     if errors:
         raise SpecErrors(errors)
@@ -125,6 +125,25 @@ def _variant_problems(variant: Any, table: LineTable) -> list[SpecError]:
         mentioned = any(_mentions(body, name) for other, body in variant.slots.items() if other != name)
         if not errors and not mentioned:
             errors.append(table.error(variant.slot_path(name), f"slot {name!r} is used by no template and no other slot"))
+    return errors
+
+
+def _raw_template_problems(raw: dict[str, Any], table: LineTable) -> list[SpecError]:
+    """Template problems of a spec whose structure failed validation, so that one ``check``
+    run reports them too (only where the templates are strings and the slots a mapping)."""
+    slots = raw.get("slots")
+    if not isinstance(slots, dict):
+        return []
+    names = {str(name) for name in slots}
+    errors = []
+    for out_field, key in TEMPLATE_KEYS.items():
+        node: Any = raw
+        for part in key:
+            node = node.get(part) if isinstance(node, dict) else None
+        if isinstance(node, str):
+            base_line = table.line_of(key)
+            for template_line, message in templates.template_problems(node, names):
+                errors.append(SpecError(message, table.file, base_line + template_line - 1, key_path_str(key)))
     return errors
 
 
