@@ -94,7 +94,7 @@ def load_data(path: str) -> list[dict]:
             for p, _ in load_pairs(path)]
 
 
-def run_blimpgen(model, tokenizer, pairs, dtype="float32", batch_tokens=4096):
+def run_blimpgen(model, tokenizer, pairs, dtype="float32", batch_tokens=None):
     from blimpgen.evaluate.base import Query
     from blimpgen.evaluate.scorers.hf_causal import CausalLMScorer
 
@@ -146,7 +146,7 @@ def main() -> None:
     parser.add_argument("--width", type=int, default=512)
     parser.add_argument("--vocab", type=int, default=50257)
     parser.add_argument("--batch-size", type=int, default=64, help="lm-eval and minicons batch size")
-    parser.add_argument("--batch-tokens", type=int, default=4096, help="blimpgen token budget")
+    parser.add_argument("--batch-tokens", type=int, default=None, help="blimpgen token budget [the scorer's default]")
     parser.add_argument("--bf16", action="store_true", help="also time blimpgen in bfloat16 and count flips")
     parser.add_argument("--cache", default=os.path.join(os.environ.get("TMPDIR", "/tmp"), "blimpgen-bench"))
     parser.add_argument("--threads", type=int, help="torch threads (default: torch's choice)")
