@@ -15,12 +15,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from blimpgen.generators.check import allowed_tokens
 from blimpgen.generators.generate import generate, generate_with_bindings, load_paradigms
 from blimpgen.generators.jsonl import dumps_pair
-from blimpgen.generators.kinds.base import Phrase
 from blimpgen.grammar import load_shipped_specs
 from blimpgen.vocab import load_lexicon
-from blimpgen.vocab.lexeme import Word
 
 UIDS = sorted(load_shipped_specs())
 TOKEN_RE = re.compile(r"[A-Za-z']+")
@@ -29,37 +28,6 @@ PAIRS_PER_EXAMPLE = 5
 
 def tokens(text: str) -> list[str]:
     return [t.lower() for t in TOKEN_RE.findall(text)]
-
-
-def words_of(value) -> list[Word]:
-    if isinstance(value, Word):
-        return [value]
-    if isinstance(value, Phrase):
-        return [w for _, w in value.words()]
-    return []
-
-
-def allowed_tokens(paradigm, bindings) -> set[str]:
-    lexicon = paradigm.lexicon
-    allowed: set[str] = set()
-    for item in paradigm.contrast(bindings):
-        if item not in bindings:
-            allowed.add(item.lower())
-            continue
-        value = bindings[item]
-        allowed.update(tokens(str(value)))
-        for text in getattr(value, "values", {}).values():  # linked choices: every alternative
-            allowed.update(tokens(text))
-        for word in words_of(value):
-            for form in lexicon.forms(word):
-                allowed.update(tokens(form.text))
-            if word.get("article"):
-                allowed.update({"a", "an"})
-    return allowed
-
-
-def feature(value, name):
-    return value.get(name)
 
 
 def other(lexicon, word, name="number"):
