@@ -69,3 +69,17 @@ def test_cli_evaluate_help_does_not_import_torch():
             "try:\n    main(['eval', '--help'])\nexcept SystemExit:\n    pass\n"
             "assert 'torch' not in sys.modules, 'torch imported'")
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+
+
+def test_cli_evaluate_truncated_arpa_is_refused_and_writes_nothing(blimp_data: Path, tmp_path: Path, capsys):
+    """F8 (E21b): an ARPA file cut after its header used to score every pair as a tie, exit 0."""
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("the cat is sleeping .\nthe cats are sleeping .\nthe dog was barking .\n" * 3, encoding="utf-8")
+    arpa, truncated, out = tmp_path / "lm.arpa", tmp_path / "t.arpa", tmp_path / "out"
+    assert run_cli(["ngram", "train", str(corpus), "-o", str(arpa), "--order", "3"], capsys)[0] == 0
+    truncated.write_bytes(arpa.read_bytes()[:300])
+    code, _, err = run_cli(["eval", "--scorer", "ngram", "--ngram-model", str(truncated), "--data", str(blimp_data),
+                            "--out", str(out)], capsys)
+    assert code == 1 and len(err.strip().splitlines()) == 1
+    assert f"{truncated}:" in err and "\\1-grams: section" in err and "truncated" in err
+    assert not out.exists()

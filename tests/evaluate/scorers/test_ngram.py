@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import math
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -66,6 +67,52 @@ def test_ngram_malformed_arpa_names_the_line(tmp_path: Path):
     path = tmp_path / "bad.arpa"
     path.write_text("\\data\\\nngram 1=1\n\n\\1-grams:\nnot-a-number a\n\\end\\\n", encoding="utf-8")
     with pytest.raises(BlimpgenError, match=r"bad.arpa:5: malformed ARPA line"):
+        ArpaModel.read(path)
+
+
+def _trained_arpa(tmp_path: Path) -> tuple[Path, str]:
+    path = tmp_path / "lm.arpa"
+    with path.open("w", encoding="utf-8") as handle:
+        train_kneser_ney(CORPUS, order=3).write(handle)
+    return path, path.read_text(encoding="utf-8")
+
+
+def test_ngram_truncated_arpa_is_refused_naming_the_section(tmp_path: Path):
+    """F8 / E21b: the first 300 bytes keep the whole header but only some unigrams."""
+    path, text = _trained_arpa(tmp_path)
+    declared = int(text.split("ngram 1=")[1].split()[0])
+    truncated = tmp_path / "t.arpa"
+    truncated.write_text(text[:300], encoding="utf-8")
+    with pytest.raises(BlimpgenError) as info:
+        ArpaModel.read(truncated)
+    message = str(info.value)
+    assert "\n" not in message and message.startswith(f"{truncated}:")
+    assert "\\1-grams: section (line 6) has" in message and f"declares ngram 1={declared}" in message
+
+
+@pytest.mark.parametrize("edit,message", [
+    (lambda t: t.replace("\\end\\\n", ""), r"no \\end\\ line: the file ends inside the \\3-grams: section"),
+    (lambda t: t + "-1.0\tstray\n", r"text after \\end\\"),
+    (lambda t: t.replace("ngram 2=", "ngram 2=1"), r"the \\2-grams: section \(line \d+\) has \d+ n-grams but the "
+                                                    r"\\data\\ header declares ngram 2=1"),
+    (lambda t: t[:t.index("\n\\3-grams:")] + "\n\n\\end\\\n", r"\\end\\ before the \\3-grams: section"),
+    (lambda t: t.replace("\\2-grams:", "\\3-grams:"), r"section \\3-grams: where \\2-grams: was expected"),
+    (lambda t: t.replace("\nngram 3=", "\nngram 2="), r"the \\data\\ header declares order 2 twice"),
+])
+def test_ngram_incomplete_or_inconsistent_arpa_is_one_line_error(tmp_path: Path, edit, message):
+    _, text = _trained_arpa(tmp_path)
+    path = tmp_path / "bad.arpa"
+    path.write_text(edit(text), encoding="utf-8")
+    with pytest.raises(BlimpgenError, match=rf"^{re.escape(str(path))}:\d+: {message}") as info:
+        ArpaModel.read(path)
+    assert "\n" not in str(info.value)
+
+
+def test_ngram_line_with_the_wrong_number_of_words_names_its_order(tmp_path: Path):
+    path = tmp_path / "bad.arpa"
+    path.write_text("\\data\\\nngram 1=2\nngram 2=1\n\n\\1-grams:\n-1.0 <s>\n-0.5 a\n\n\\2-grams:\n-0.1 <s> a b -0.3\n"
+                    "\n\\end\\\n", encoding="utf-8")
+    with pytest.raises(BlimpgenError, match=r"bad.arpa:10: malformed ARPA line '-0.1 <s> a b -0.3' in the \\2-grams:"):
         ArpaModel.read(path)
 
 

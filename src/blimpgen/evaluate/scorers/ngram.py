@@ -81,45 +81,154 @@ class ArpaModel:
 
     @classmethod
     def read(cls, path: Path | str) -> ArpaModel:
-        """Read an ARPA file (ours, SRILM's or KenLM's).
+        """Read an ARPA file (ours, SRILM's or KenLM's), checking it is complete.
+
+        The ``\\data\\`` header's count for each order must equal the n-grams its section
+        holds, every declared section must be there, and the file must end with ``\\end\\``:
+        a truncated model would otherwise load and give unknown-word probabilities everywhere.
 
         Raises:
-            BlimpgenError: naming ``file:line`` for a malformed line.
+            BlimpgenError: one line naming ``file:line`` (and the order) for a malformed line,
+                a count that does not match the header, a missing section or a missing ``\\end\\``.
         """
         path = Path(path)
         try:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
             raise BlimpgenError(f"{path}: cannot read ARPA model: {exc.strerror or exc}") from None
-        logprobs: dict[str, float] = {}
-        backoffs: dict[str, float] = {}
-        order, section = 0, 0
-        for number, line in enumerate(io.StringIO(text), start=1):
-            line = line.strip()
-            if not line or line == "\\data\\" or line == "\\end\\":
+        except UnicodeDecodeError as exc:
+            raise BlimpgenError(f"{path}: not an ARPA model (not UTF-8 text: {exc.reason})") from None
+        return _ArpaReader(path).read(text)
+
+
+class _ArpaReader:
+    """The ARPA parser behind :meth:`ArpaModel.read`: a small state machine over lines."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.declared: dict[int, int] = {}    # order -> count in the \data\ header
+        self.found: dict[int, int] = {}       # order -> n-grams read in its section
+        self.logprobs: dict[str, float] = {}
+        self.backoffs: dict[str, float] = {}
+        self.section = 0                      # order of the section being read; 0: header
+        self.section_line = 0
+
+    def fail(self, number: int, message: str) -> BlimpgenError:
+        return BlimpgenError(f"{self.path}:{number}: {message}" if number else f"{self.path}: {message}")
+
+    def read(self, text: str) -> ArpaModel:
+        state = "before"  # before \data\, header, sections, after \end\
+        number = 0
+        for number, raw in enumerate(io.StringIO(text), start=1):
+            line = raw.strip()
+            if not line:
                 continue
-            if line.startswith("ngram "):
-                order = max(order, int(line[6:].split("=")[0]))
-                continue
-            if line.startswith("\\") and line.endswith("-grams:"):
-                section = int(line[1:].split("-")[0])
-                continue
-            fields = line.split("\t") if "\t" in line else line.split()
-            try:
-                if "\t" in line:
-                    key = fields[1]
-                    rest = fields[2:]
-                else:
-                    key = " ".join(fields[1:1 + section])
-                    rest = fields[1 + section:]
-                logprobs[key] = float(fields[0])
-                if rest:
-                    backoffs[key] = float(rest[0])
-            except (ValueError, IndexError):
-                raise BlimpgenError(f"{path}:{number}: malformed ARPA line {line[:60]!r}") from None
-        if not order or not logprobs:
-            raise BlimpgenError(f"{path}: not an ARPA model (no \\data\\ section or no n-grams)")
-        return cls(order, logprobs, backoffs)
+            if state == "before":
+                if line == "\\data\\":
+                    state = "header"
+                continue  # text before \data\ is a comment, as SRILM and KenLM allow
+            if state == "after":
+                raise self.fail(number, f"text after \\end\\: {line[:60]!r}")
+            if line == "\\end\\":
+                self.close_section(number)
+                missing = sorted(set(self.declared) - set(self.found))
+                if missing:
+                    raise self.fail(number, f"\\end\\ before the \\{missing[0]}-grams: section that the "
+                                            f"\\data\\ header declares (ngram {missing[0]}="
+                                            f"{self.declared[missing[0]]}); the file is incomplete")
+                state = "after"
+            elif line.startswith("\\") and line.endswith("-grams:"):
+                self.open_section(number, line)
+                state = "sections"
+            elif state == "header":
+                self.header_line(number, line)
+            elif raw.endswith("\n"):
+                self.ngram_line(number, line)
+            else:  # the last line, cut off: say so rather than call it malformed
+                try:
+                    self.ngram_line(number, line)
+                except BlimpgenError:
+                    order = self.section
+                    raise self.fail(number, f"the file ends mid-line in the \\{order}-grams: section (after "
+                                            f"{self.found[order]} of the {self.declared[order]} n-grams its header "
+                                            "declares); it is truncated") from None
+        if state == "before" or not self.declared:
+            raise self.fail(0, "not an ARPA model (no \\data\\ section with ngram counts)")
+        if state != "after":
+            if self.section and self.found.get(self.section, 0) != self.declared.get(self.section):
+                self.close_section(number)  # says which count is short
+            raise self.fail(number, f"no \\end\\ line: the file ends inside the "
+                                    f"{self.describe(self.section)}; it is truncated")
+        return ArpaModel(max(self.declared), self.logprobs, self.backoffs)
+
+    @staticmethod
+    def describe(order: int) -> str:
+        return f"\\{order}-grams: section" if order else "\\data\\ header"
+
+    def header_line(self, number: int, line: str) -> None:
+        name, _, value = line.partition("=")
+        fields = name.split()
+        try:
+            if len(fields) != 2 or fields[0] != "ngram":
+                raise ValueError
+            order, count = int(fields[1]), int(value)
+            if order < 1 or count < 0:
+                raise ValueError
+        except ValueError:
+            raise self.fail(number, f"malformed \\data\\ line {line[:60]!r}; expected 'ngram N=COUNT'") from None
+        if order in self.declared:
+            raise self.fail(number, f"the \\data\\ header declares order {order} twice")
+        self.declared[order] = count
+
+    def open_section(self, number: int, line: str) -> None:
+        try:
+            order = int(line[1:-len("-grams:")])
+        except ValueError:
+            raise self.fail(number, f"malformed section header {line[:60]!r}; expected \\N-grams:") from None
+        self.close_section(number)
+        expected = self.section + 1
+        if order != expected:
+            raise self.fail(number, f"section \\{order}-grams: where \\{expected}-grams: was expected "
+                                    "(sections go 1, 2, ... in order)")
+        if order not in self.declared:
+            raise self.fail(number, f"section \\{order}-grams: is not declared in the \\data\\ header "
+                                    f"(orders declared: {', '.join(map(str, sorted(self.declared)))})")
+        self.section, self.section_line = order, number
+        self.found[order] = 0
+
+    def close_section(self, number: int) -> None:
+        """Check the section just read against the header; at \\end\\, that no section is missing."""
+        if not self.declared:
+            raise self.fail(number, "no 'ngram N=COUNT' lines in the \\data\\ header")
+        order = self.section
+        if order and self.found[order] != self.declared[order]:
+            raise self.fail(number, f"the \\{order}-grams: section (line {self.section_line}) has "
+                                    f"{self.found[order]} n-grams but the \\data\\ header declares "
+                                    f"ngram {order}={self.declared[order]}; the file is truncated or was edited")
+
+    def ngram_line(self, number: int, line: str) -> None:
+        order = self.section
+        if "\t" in line:
+            fields = line.split("\t")
+            key, rest = (fields[1].strip() if len(fields) > 1 else ""), fields[2:]
+            words = key.split()
+        else:
+            fields = line.split()
+            words, rest = fields[1:1 + order], fields[1 + order:]
+            key = " ".join(words)
+        try:
+            if len(words) != order or len(rest) > 1:
+                raise ValueError
+            logprob = float(fields[0])
+            backoff = float(rest[0]) if rest else None
+        except (ValueError, IndexError):
+            raise self.fail(number, f"malformed ARPA line {line[:60]!r} in the \\{order}-grams: section "
+                                    f"(expected: log10 probability, {order} word{'s' if order > 1 else ''}, "
+                                    "optional back-off weight)") from None
+        self.logprobs[" ".join(words)] = logprob
+        if backoff is not None:
+            self.backoffs[key] = backoff
+        self.found[order] += 1
 
 
 def train_kneser_ney(sentences: Iterable[Sequence[str]], order: int = 3, discount: float = 0.75,
