@@ -83,3 +83,51 @@ def test_cli_evaluate_truncated_arpa_is_refused_and_writes_nothing(blimp_data: P
     assert code == 1 and len(err.strip().splitlines()) == 1
     assert f"{truncated}:" in err and "\\1-grams: section" in err and "truncated" in err
     assert not out.exists()
+
+
+@pytest.fixture
+def saved_gpt2(tmp_path: Path) -> Path:
+    """A tiny GPT-2 (n_positions=64) and its tokenizer saved as a model folder."""
+    pytest.importorskip("torch")
+    from .conftest import make_gpt2, make_tokenizer
+
+    tokenizer = make_tokenizer("wordlevel")
+    path = tmp_path / "gpt2"
+    make_gpt2(tokenizer).save_pretrained(path)
+    tokenizer.save_pretrained(path)
+    return path
+
+
+def test_cli_evaluate_model_folder_without_tokenizer_is_refused(saved_gpt2: Path, blimp_data: Path,
+                                                                 tmp_path: Path, capsys):
+    """F2 (E12a): it used to print accuracy 0.0 (50.0 with --tie half), every pair a 0-token tie, exit 0."""
+    for file in saved_gpt2.glob("tokenizer*"):
+        file.unlink()
+    out = tmp_path / "out"
+    code, stdout, err = run_cli(["eval", "--model", str(saved_gpt2), "--device", "cpu", "--data", str(blimp_data),
+                                 "--tie", "half", "--out", str(out)], capsys)
+    assert code == 1 and "Traceback" not in err and "overall" not in stdout
+    assert err.strip().splitlines()[-1] == (f"error: model folder {saved_gpt2} has no tokenizer files (none of "
+                                            "tokenizer.json, tokenizer_config.json, vocab.json, vocab.txt, "
+                                            "tokenizer.model, spiece.model, sentencepiece.bpe.model); save the "
+                                            "model's tokenizer into it with tokenizer.save_pretrained()")
+    assert not out.exists()
+
+
+def test_cli_evaluate_sentence_longer_than_the_context_names_pair_and_limit(saved_gpt2: Path, tmp_path: Path,
+                                                                            capsys):
+    """F14 (E06): a 300-token sentence on a 64-position model was torch's IndexError traceback."""
+    long = "The cat " + "is " * 150
+    data = tmp_path / "x_1.jsonl"
+    data.write_text(json.dumps({"sentence_good": "The cat is sleeping .", "sentence_bad": "The cat are sleeping .",
+                                "UID": "x_1", "pairID": "0"}) + "\n"
+                    + json.dumps({"sentence_good": long + "sleeping .", "sentence_bad": long + "sleep .",
+                                  "UID": "x_1", "pairID": "1"}) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    code, _, err = run_cli(["eval", "--model", str(saved_gpt2), "--device", "cpu", "--data", str(data),
+                            "--out", str(out)], capsys)
+    assert code == 1 and "Traceback" not in err
+    assert err.strip().splitlines()[-1] == (f"error: {data}:2: pair x_1-1: sentence_good is 154 tokens, more than "
+                                            f"the 64 that model {saved_gpt2} can score (n_positions=64, after the "
+                                            "BOS token); shorten it or use a model with a longer context")
+    assert not out.exists()

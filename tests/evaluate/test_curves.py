@@ -294,8 +294,15 @@ def test_cli_probe_curve_holds_out_a_fraction_without_eval(bert_dir, tmp_path, c
     ("gpt2", "a gpt2 model has no masked-LM head"),
     ("too-few", "fewer than the smallest size 500"),
     ("no-model", "unknown model"),
+    ("no-tokenizer", "has no tokenizer files (none of tokenizer.json"),  # F2: the empty tokenizer went unnoticed
 ])
 def test_cli_probe_curve_errors_are_one_line_and_write_nothing(case, message, bert_dir, gpt2_dir, tmp_path, capsys):
+    import shutil
+
+    if case == "no-tokenizer":
+        bert_dir = str(shutil.copytree(bert_dir, tmp_path / "no-tokenizer"))
+        for file in Path(bert_dir).glob("tokenizer*"):
+            file.unlink()
     items = position_items(20, 1)
     if case == "multi-token":
         items[5] = ProbeItem(item_id="BAD-00005", UID="BAD", item_type="multiple_choice", context="w1 [MASK] .",

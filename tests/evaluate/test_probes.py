@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from blimpgen.errors import BlimpgenError
-from blimpgen.evaluate.base import BlankQuery, BlankScores, Query, Scorer, TokenScores
+from blimpgen.evaluate.base import BlankQuery, BlankScores, Query, QueryError, Scorer, TokenScores
 from blimpgen.evaluate.probe_run import evaluate_probes, write_probe_results
 from blimpgen.evaluate.probes import ProbeOptions, evaluate_items, summarize_probes
 from blimpgen.evaluate.report import run_report
@@ -135,6 +135,43 @@ def test_probes_summary_suites_controls_groups_and_means():
     overall = summary["overall"]["mc_accuracy"]
     assert overall["accuracy"] == pytest.approx((0.5 + 1 + 1) / 3) and overall["item_accuracy"] == 0.75
     assert overall["ci_low"] < overall["accuracy"] <= overall["ci_high"]
+
+
+class RefusingScorer(FixedScorer):
+    """Scores like FixedScorer, but a text with "zero" is 0 tokens and one with "long" is too long."""
+
+    def score(self, queries: Sequence[Query]) -> list[TokenScores]:
+        for index, query in enumerate(queries):
+            if "long" in query.context + query.text:
+                raise QueryError(index, "is 999 tokens, more than the 64 that model M can score")
+        return [TokenScores((), ()) if "zero" in q.text else TokenScores((q.text,), (-float(len(q.text)),))
+                for q in queries]
+
+    def tokenize(self, text: str) -> list[str]:
+        return [] if "zero" in text else text.split()
+
+    blank = Scorer.blank  # score each option after the left context
+
+
+@pytest.mark.parametrize("method", ["sentence", "blank"])
+@pytest.mark.parametrize("word,problem", [("zero", "is 0 tokens for scorer 'fixed'"),
+                                          ("long", "is 999 tokens, more than the 64 that model M can score")])
+def test_probes_unscorable_sentence_or_candidate_names_the_item(method, word, problem):
+    items = [mc("ok-00000", "A [MASK] .", ["b", "cc"], "b"), mc("ok-00001", "A [MASK] .", ["b", word], "b"),
+             mc("ok-00002", "A [MASK] .", ["b", "cc"], "b")]
+    with pytest.raises(BlimpgenError) as info:
+        evaluate_items(RefusingScorer({}), with_items(items), ProbeOptions(probe_method=method))
+    message = str(info.value)
+    assert message.startswith("test.jsonl: item 'ok-00001': ") and problem in message and "\n" not in message
+
+
+def test_probes_run_where_every_item_ties_is_refused(tmp_path: Path):
+    items = [mc(f"tie-{i:05d}", "The [MASK] is here .", ["cat", "dog"], "cat") for i in range(10)]
+    data = write_items(tmp_path / "tie.jsonl", items)
+    with pytest.raises(BlimpgenError, match=r"^every item tied: in all 10 items \(e.g. tie-00000\) the answer and "
+                                            r"the best other candidate got equal scores from unigram"):
+        evaluate_probes(UnigramScorer(counts={}), data)
+    assert len(evaluate_probes(UnigramScorer(counts={}), data, ProbeOptions(limit=9)).items) == 9  # a handful may
 
 
 def test_probes_top_k_not_applicable_is_counted():

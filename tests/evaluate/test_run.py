@@ -98,3 +98,41 @@ def test_run_reads_original_blimp_records_without_provenance(tmp_path: Path):
                   [("The cat is here .", "The cat are here .", None)])
     result = evaluate(UnigramScorer(counts=COUNTS), folder)
     assert result.pairs[0]["pair_id"] == "regular_plural_subject_verb_agreement_1-0"
+
+
+# -- results that used to be silently wrong (reliability report E05, F2, F8) ----------------------
+def _pairs_file(path: Path, pairs: list[tuple[str, str]]) -> Path:
+    path.write_text("".join(json.dumps({"sentence_good": good, "sentence_bad": bad, "UID": "p_1", "pairID": str(i)})
+                            + "\n" for i, (good, bad) in enumerate(pairs)), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("good,bad,side", [("  ", "The cat are here .", "sentence_good"),
+                                           ("The cat is here .", "", "sentence_bad")])
+def test_run_sentence_of_zero_tokens_is_an_error_naming_pair_and_line(tmp_path: Path, good, bad, side):
+    """E05: an empty sentence was scored 0.0 (0 tokens) and judged like any other pair."""
+    data = _pairs_file(tmp_path / "p_1.jsonl", [("The cat is here .", "The cat are here ."), (good, bad)])
+    out = tmp_path / "out"
+    with pytest.raises(BlimpgenError) as info:
+        run_eval("unigram", {"counts": COUNTS}, [data], out, EvalOptions())
+    assert str(info.value).startswith(f"{data}:2: pair p_1-1: {side} ")
+    assert "is 0 tokens for scorer 'unigram'" in str(info.value)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("n", [9, 10, 25])
+def test_run_where_every_pair_ties_is_refused_from_ten_pairs(tmp_path: Path, n):
+    """F2/F8: a broken model ties every pair; accuracy was then the tie policy's (0.0, or 50.0 with --tie half)."""
+    data = _pairs_file(tmp_path / "p_1.jsonl", [("The cat is here .", "The cat are here .")] * n)
+    out = tmp_path / "out"
+    if n < 10:  # a handful of pairs may tie by design (tie-policy tests, tiny samples)
+        assert run_eval("unigram", {"counts": {}}, [data], out, EvalOptions(tie="half")).summary["overall"][
+            "accuracy"] == 0.5
+        return
+    with pytest.raises(BlimpgenError, match=rf"^every pair tied: in all {n} pairs \(e.g. p_1-0\) good and bad got "
+                                            r"equal scores from unigram .*check the model/tokenizer"):
+        run_eval("unigram", {"counts": {}}, [data], out, EvalOptions(tie="half"))
+    assert not out.exists()
+    one_differs = evaluate(UnigramScorer(counts=COUNTS), _pairs_file(tmp_path / "q_1.jsonl", [
+        ("The cat is here .", "The cat are here .")] + [("The cat is here .", "The cat here is .")] * (n - 1)))
+    assert sum(r["tie"] for r in one_differs.pairs) == n - 1

@@ -18,6 +18,27 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from blimpgen.errors import BlimpgenError
+
+
+class QueryError(BlimpgenError):
+    """A query the scorer cannot score, such as a text longer than the model's context.
+
+    The scorer knows the problem but not where the text came from, so it names the query by
+    position; the caller turns that into a pair id or item id and ``file:line``.
+
+    Args:
+        index: the query's position in what the scorer was given (for :meth:`Scorer.score_pairs`,
+            ``2 * pair`` for the good query and ``2 * pair + 1`` for the bad one; for
+            :meth:`Scorer.blank`, the position of the :class:`BlankQuery`).
+        problem: what is wrong, as the end of a sentence whose subject is the text
+            (``"is 300 tokens, more than ..."``).
+    """
+
+    def __init__(self, index: int, problem: str) -> None:
+        self.index, self.problem = index, problem
+        super().__init__(f"query {index} {problem}")
+
 
 @dataclass(frozen=True)
 class Query:
@@ -108,6 +129,9 @@ class Scorer(ABC):
 
         Returns:
             One :class:`TokenScores` per query, in order.
+
+        Raises:
+            QueryError: for a query the model cannot read (e.g. longer than its context).
         """
 
     def score_pairs(self, pairs: Sequence[tuple[Query, Query]]) -> list[tuple[TokenScores, TokenScores]]:
@@ -118,6 +142,9 @@ class Scorer(ABC):
 
         Returns:
             One (good, bad) tuple of scores per pair, in order.
+
+        Raises:
+            QueryError: indexed ``2 * pair`` (good) or ``2 * pair + 1`` (bad).
         """
         flat = self.score([query for pair in pairs for query in pair])
         return list(zip(flat[0::2], flat[1::2]))
@@ -151,8 +178,16 @@ class Scorer(ABC):
 
         Returns:
             One :class:`BlankScores` per query, in order.
+
+        Raises:
+            QueryError: indexed by the :class:`BlankQuery`.
         """
-        flat = self.score([blank_continuation(q.left, option) for q in queries for option in q.options])
+        asked = [blank_continuation(q.left, option) for q in queries for option in q.options]
+        try:
+            flat = self.score(asked)
+        except QueryError as exc:
+            owners = [i for i, q in enumerate(queries) for _ in q.options]
+            raise QueryError(owners[exc.index], exc.problem) from None
         out, begin = [], 0
         for query in queries:
             out.append(BlankScores(tuple(s.total for s in flat[begin:begin + len(query.options)])))
@@ -167,9 +202,14 @@ class Scorer(ABC):
         return [tuple(self.tokenize(blank_continuation(query.left, option).text)) for option in query.options]
 
     def check_blank(self, query: BlankQuery) -> None:
-        """Raise when :meth:`blank` cannot score the query's options; the default accepts any.
+        """Raise when :meth:`blank` cannot score the query's options; the default refuses an
+        option that is 0 tokens (it would get log-probability 0, the best possible score).
 
         Raises:
             BlimpgenError: one line naming the option and why (masked LMs: not one token).
         """
+        for option, tokens in zip(query.options, self.blank_tokens(query)):
+            if not tokens:
+                raise BlimpgenError(f"candidate {option!r} is 0 tokens for scorer {self.name!r}, so it has no "
+                                    "score; check the candidate and the model's tokenizer")
 

@@ -62,12 +62,14 @@ def load_masked_lm_tokenizer(name: str) -> tuple[Any, int]:
 
     Raises:
         BlimpgenError: one line, when the model cannot be found, is not a masked LM, or its
-            tokenizer has no mask token or is not a fast tokenizer.
+            tokenizer is missing, does not fit the model, has no mask token or is not a fast tokenizer.
     """
     from pathlib import Path
 
     from transformers import AutoConfig, AutoTokenizer
     from transformers.models.auto.modeling_auto import MODEL_FOR_MASKED_LM_MAPPING_NAMES
+
+    from blimpgen.evaluate.scorers._torch import check_tokenizer
 
     if name.startswith(("/", "./", "../", "~")) and not Path(name).expanduser().is_dir():
         raise BlimpgenError(f"unknown model {name!r}: no such folder")
@@ -81,6 +83,7 @@ def load_masked_lm_tokenizer(name: str) -> tuple[Any, int]:
     if config.model_type not in MODEL_FOR_MASKED_LM_MAPPING_NAMES:
         raise BlimpgenError(f"{name}: a {config.model_type} model has no masked-LM head; learning curves train "
                             f"the head of a masked LM (BERT, RoBERTa, ALBERT, ...)")
+    check_tokenizer(tokenizer, config.vocab_size, name)
     if tokenizer.mask_token_id is None:
         raise BlimpgenError(f"tokenizer of {name} has no mask token; learning curves need a masked LM")
     if not getattr(tokenizer, "is_fast", False):
@@ -237,7 +240,10 @@ class HeadTrainer:
     def __init__(self, model: Any, tokenizer: Any, name: str = "") -> None:
         import torch
 
+        from blimpgen.evaluate.scorers._torch import check_tokenizer, embedding_rows
+
         self.name = name or type(model).__name__
+        check_tokenizer(tokenizer, embedding_rows(model), self.name)
         if tokenizer.mask_token_id is None:
             raise BlimpgenError(f"tokenizer of {self.name} has no mask token; learning curves need a masked LM")
         self.model, self.tokenizer, self._torch = model.eval(), tokenizer, torch

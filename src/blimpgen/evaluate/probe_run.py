@@ -32,6 +32,7 @@ from blimpgen.evaluate.probes import (
     suite_name,
     summarize_probes,
 )
+from blimpgen.evaluate.checks import check_not_all_ties
 from blimpgen.evaluate.run import _distributed
 from blimpgen.generators.item import ProbeItem, read_items
 from blimpgen.generators.jsonl import atomic_writer, data_files
@@ -99,6 +100,7 @@ def evaluate_probes(scorer: Scorer, data: str | Path | Sequence[str | Path], opt
         for record, index in zip(records, range(rank, len(items), world)):
             record["_index"] = index
         records = sorted(gather(records), key=lambda r: r.pop("_index"))
+    check_not_all_ties(records, "item", scorer)
     settings = {**scorer.options(), **asdict(options), "probe_method": probe_method(scorer, options),
                 "top_k": sorted(set(options.top_k)), "tie_policy": options.tie,
                 "data": sorted({file for _, file in loaded}), "n_items": len(records), "processes": world,

@@ -38,6 +38,7 @@ from blimpgen.evaluate.base import (
     BlankQuery,
     BlankScores,
     Query,
+    QueryError,
     Scorer,
 )
 from blimpgen.evaluate.metrics import (
@@ -114,6 +115,7 @@ class _Plan:
     """What one item asks the scorer, as indices into its chunk's query lists."""
 
     item: ProbeItem
+    where: str                          # the item's file, for messages
     blanks: dict[str, tuple[int, int]]  # candidate -> (blank query, option index)
     sentences: list[int]                # per candidate: its sentence query (sentence method)
     top: tuple[int, tuple[str, ...]] | None = None  # (blank query, single-token expected words)
@@ -122,7 +124,7 @@ class _Plan:
 
 def _plan(item: ProbeItem, where: str, scorer: Scorer, method: str, blank_queries: list[BlankQuery],
           sentences: list[Query]) -> _Plan:
-    plan = _Plan(item, {}, [])
+    plan = _Plan(item, where, {}, [])
     if method == "sentence":
         plan.sentences = list(range(len(sentences), len(sentences) + len(item.candidates)))
         sentences.extend(Query("", item.filled(option)) for option in item.candidates)
@@ -160,7 +162,8 @@ def evaluate_items(scorer: Scorer, items: Sequence[tuple[ProbeItem, str]], optio
 
     Raises:
         BlimpgenError: for a masked scorer and a candidate that is not one token (naming the
-            item), before anything is scored.
+            item), before anything is scored; naming the item, for a sentence or candidate of
+            0 tokens or a text the model cannot read (e.g. longer than its context).
     """
     check_probe_options(options)
     method = probe_method(scorer, options)
@@ -181,16 +184,46 @@ def evaluate_items(scorer: Scorer, items: Sequence[tuple[ProbeItem, str]], optio
         # only the answer contexts of contrasts need the top tokens (a causal LM's costs a pass)
         with_top = {plan.top[0] for plan in plans if plan.top is not None}
         blanks: list[BlankScores] = [BlankScores(())] * len(blank_queries)
+        blank_owner = {i: plan for plan in plans for i, _ in plan.blanks.values()}
+        blank_owner.update({plan.top[0]: plan for plan in plans if plan.top is not None})
         for wanted, k in ((False, 0), (True, top_k)):
             asked = [i for i in range(len(blank_queries)) if (i in with_top) == wanted]
-            for i, scores in zip(asked, scorer.blank([blank_queries[i] for i in asked], k) if asked else []):
+            try:
+                answered = scorer.blank([blank_queries[i] for i in asked], k) if asked else []
+            except QueryError as exc:
+                raise _item_error(blank_owner[asked[exc.index]], exc.problem, "its context") from None
+            for i, scores in zip(asked, answered):
                 blanks[i] = scores
-        sentence_scores = [s.total for s in scorer.score(sentences)] if sentences else []
+        sentence_scores = _score_sentences(scorer, plans, sentences)
         for plan in plans:
             records.append({**_record(plan, blank_queries, blanks, sentence_scores, method, options), **stamp})
         if progress is not None:
             progress(len(plans))
     return records
+
+
+def _item_error(plan: _Plan, problem: str, what: str) -> BlimpgenError:
+    return BlimpgenError(f"{plan.where}: item {plan.item.item_id!r}: {what} {problem}")
+
+
+def _score_sentences(scorer: Scorer, plans: list[_Plan], sentences: list[Query]) -> list[float]:
+    """Summed log-probability of each filled sentence (sentence method).
+
+    Raises:
+        BlimpgenError: naming the item, for a sentence of 0 tokens or one the scorer refuses.
+    """
+    if not sentences:
+        return []
+    owner = {i: plan for plan in plans for i in plan.sentences}
+    try:
+        scored = scorer.score(sentences)
+    except QueryError as exc:
+        raise _item_error(owner[exc.index], exc.problem, f"the sentence {sentences[exc.index].text[:60]!r}") from None
+    for i, scores in enumerate(scored):
+        if not len(scores):
+            raise _item_error(owner[i], f"is 0 tokens for scorer {scorer.name!r}, so it has no score; fix the item, "
+                                        "or check the model's tokenizer", f"the sentence {sentences[i].text[:60]!r}")
+    return [s.total for s in scored]
 
 
 def model_label(settings: dict[str, Any]) -> str | None:

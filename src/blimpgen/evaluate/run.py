@@ -30,13 +30,14 @@ from typing import TYPE_CHECKING, Any
 
 from blimpgen import __version__
 from blimpgen.errors import BlimpgenError
-from blimpgen.evaluate.base import Scorer
+from blimpgen.evaluate.base import QueryError, Scorer, TokenScores
+from blimpgen.evaluate.checks import check_not_all_ties
 from blimpgen.evaluate.methods import check_method, make_queries, method_applies
 from blimpgen.evaluate.metrics import TIE_POLICIES, Outcome, judge, summarize
 from blimpgen.evaluate.reductions import check_reduction, reduce_scores
 from blimpgen.evaluate.scorers.unigram import UnigramModel, read_corpus_lines
 from blimpgen.generators.item import file_holds_items
-from blimpgen.generators.jsonl import atomic_writer, data_files, read_pairs
+from blimpgen.generators.jsonl import atomic_writer, data_files, read_records
 from blimpgen.generators.pair import MinimalPair
 
 if TYPE_CHECKING:
@@ -78,14 +79,15 @@ class EvalResult:
 
 
 def load_pairs(data: str | Path | Sequence[str | Path]) -> list[tuple[MinimalPair, str]]:
-    """Every pair in a JSONL file, a folder of them, or a list of either, with its file name.
+    """Every pair in a JSONL file, a folder of them, or a list of either, with its ``file:line``.
 
     Raises:
         BlimpgenError: for missing files, bad JSON or missing fields (``file:line``).
     """
     paths = [data] if isinstance(data, (str, Path)) else list(data)
     files = [file for path in paths for file in data_files(path)]
-    pairs = [(pair, str(file)) for file in files for pair in read_pairs(file)]
+    pairs = [(MinimalPair.from_dict(record, where=where), where)
+             for file in files for where, record in read_records(file)]
     if not pairs:
         raise BlimpgenError(f"{', '.join(str(f) for f in files)}: no pairs to evaluate")
     return pairs
@@ -115,9 +117,51 @@ def select_pairs(pairs: list[tuple[MinimalPair, str]], method: str,
     return kept, sorted(skipped)
 
 
+def _file_of(where: str) -> str:
+    """The file of a ``file:line`` location."""
+    file, _, line = where.rpartition(":")
+    return file if file and line.isdigit() else where
+
+
+def _side(method: str, bad: bool) -> str:
+    if method == "full-sentence":
+        return "sentence_bad" if bad else "sentence_good"
+    return f"the {'bad' if bad else 'good'} {method} continuation"
+
+
+def _score_chunk(scorer: Scorer, pairs: list[tuple[MinimalPair, str]], queries: list, method: str
+                 ) -> list[tuple[TokenScores, TokenScores]]:
+    """Score one chunk; a query the scorer refuses, or one of 0 tokens, is an error naming its pair.
+
+    Raises:
+        BlimpgenError: ``file:line: pair ID: sentence_good ...``.
+    """
+    def name(index: int) -> str:
+        pair, where = pairs[index]
+        return f"{where}: pair {pair.pair_id or f'{pair.UID}-{pair.pairID}'}"
+
+    try:
+        scored = scorer.score_pairs(queries)
+    except QueryError as exc:
+        raise BlimpgenError(f"{name(exc.index // 2)}: {_side(method, bool(exc.index % 2))} {exc.problem}") from None
+    for index, (good, bad) in enumerate(scored):
+        for is_bad, scores in ((False, good), (True, bad)):
+            if not len(scores):
+                text = queries[index][is_bad].text
+                raise BlimpgenError(f"{name(index)}: {_side(method, is_bad)} {text[:60]!r} is 0 tokens for scorer "
+                                    f"{scorer.name!r}, so it has no score; fix the sentence, or check the model's "
+                                    "tokenizer")
+    return scored
+
+
 def evaluate_pairs(scorer: Scorer, pairs: list[tuple[MinimalPair, str]], options: EvalOptions,
                    progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
-    """Score and judge pairs; return one JSON-ready record per pair, in input order."""
+    """Score and judge pairs; return one JSON-ready record per pair, in input order.
+
+    Raises:
+        BlimpgenError: naming the pair (``file:line``) when one of its texts is 0 tokens or
+            cannot be scored (e.g. longer than the model's context).
+    """
     unigram = None
     if options.reduction == "slor":
         unigram = UnigramModel.train(read_corpus_lines(options.unigram_corpus or ""), scorer.tokenize)
@@ -126,7 +170,8 @@ def evaluate_pairs(scorer: Scorer, pairs: list[tuple[MinimalPair, str]], options
     stamp = _stamp(scorer, options)
     records = []
     for begin in range(0, len(pairs), CHUNK_PAIRS):
-        scored = scorer.score_pairs(queries[begin:begin + CHUNK_PAIRS])
+        scored = _score_chunk(scorer, pairs[begin:begin + CHUNK_PAIRS], queries[begin:begin + CHUNK_PAIRS],
+                              options.method)
         for (pair, _), (good, bad) in zip(pairs[begin:begin + CHUNK_PAIRS], scored):
             score_good = reduce_scores(good, options.reduction, unigram)
             score_bad = reduce_scores(bad, options.reduction, unigram)
@@ -186,8 +231,9 @@ def evaluate(scorer: Scorer, data: str | Path | Sequence[str | Path], options: E
         for record, index in zip(records, range(rank, len(pairs), world)):
             record["_index"] = index
         records = sorted(gather(records), key=lambda r: r.pop("_index"))
+    check_not_all_ties(records, "pair", scorer)
     summary = summarize(Outcome(r["UID"], r["phenomenon"], r["field"], r["correct"]) for r in records)
-    files = sorted({file for _, file in loaded})
+    files = sorted({_file_of(where) for _, where in loaded})
     settings = {**scorer.options(), **asdict(options), "tie_policy": options.tie, "data": files,
                 "n_pairs": len(records), "skipped_paradigms": skipped, "processes": world,
                 "blimpgen_version": __version__}

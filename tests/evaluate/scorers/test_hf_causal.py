@@ -148,3 +148,64 @@ def test_hf_causal_tiny_trained_gpt2_prefers_good_on_held_out_pairs():
     pairs += [(Query("", f"The {p} are {v} ."), Query("", f"The {p} is {v} .")) for _, p, v in held_out]
     correct = sum(good.total > bad.total for good, bad in scorer.score_pairs(pairs))
     assert correct / len(pairs) >= 0.9
+
+
+# -- inputs that used to be scored silently wrong or crash (reliability report F2, F14) ----------
+def _save_without_tokenizer(tmp_path, tokenizer):
+    path = tmp_path / "model"
+    make_gpt2(tokenizer).save_pretrained(path)
+    return path
+
+
+def test_hf_causal_model_folder_without_tokenizer_files_is_one_line_error(tmp_path):
+    """F2 (E12a): transformers builds an empty tokenizer; every sentence became 0 tokens, every pair a tie."""
+    path = _save_without_tokenizer(tmp_path, make_tokenizer("wordlevel"))
+    with pytest.raises(BlimpgenError) as info:
+        CausalLMScorer(str(path), device="cpu")
+    message = str(info.value)
+    assert message.startswith(f"model folder {path} has no tokenizer files") and "tokenizer.json" in message
+    assert "\n" not in message
+
+
+def test_hf_causal_tokenizer_of_only_special_tokens_is_an_error():
+    from tokenizers import Tokenizer, models
+    from transformers import PreTrainedTokenizerFast
+
+    empty = Tokenizer(models.WordLevel({"<|endoftext|>": 0, "[UNK]": 1}, unk_token="[UNK]"))
+    tokenizer = PreTrainedTokenizerFast(tokenizer_object=empty, bos_token="<|endoftext|>", eos_token="<|endoftext|>",
+                                        unk_token="[UNK]")
+    with pytest.raises(BlimpgenError, match="tokenizer of GPT2LMHeadModel has 2 tokens, none but special tokens"):
+        CausalLMScorer(make_gpt2(make_tokenizer("wordlevel")), tokenizer)
+
+
+def test_hf_causal_tokenizer_larger_than_the_embedding_is_an_error():
+    big, small = make_tokenizer("bpe"), make_tokenizer("wordlevel")
+    assert len(big) > len(small)
+    with pytest.raises(BlimpgenError, match=rf"has {len(big)} tokens but the model's embedding has only "
+                                            rf"{len(small)} rows"):
+        CausalLMScorer(make_gpt2(small), big)
+
+
+@pytest.mark.parametrize("first_token,fits", [("bos", 64), ("none", 65)])
+def test_hf_causal_context_length_limit_is_exact_and_named(first_token, fits):
+    """F14 (E06): n_positions=64. With BOS a 64-token text fits (its last token is never fed);
+    one token more is a QueryError naming both numbers instead of torch's IndexError."""
+    from blimpgen.evaluate.base import QueryError
+
+    tokenizer = make_tokenizer("wordlevel")
+    model = make_gpt2(tokenizer)
+    scorer = CausalLMScorer(model, tokenizer, first_token=first_token)
+    words = ("the cat is sleeping . " * 20).split()
+    fitting, too_long = " ".join(words[:fits]), " ".join(words[:fits + 1])
+    ids = tokenizer.encode(fitting, add_special_tokens=False)
+    assert len(ids) == fits
+    ids = [tokenizer.bos_token_id, *ids] if first_token == "bos" else ids
+    with torch.no_grad():
+        logprobs = torch.log_softmax(model(torch.tensor([ids[:-1]])).logits[0].float(), dim=-1)
+    expected = [logprobs[i - 1, ids[i]].item() for i in range(1, len(ids))]
+    assert list(scorer.score_texts([fitting])[0].logprobs) == pytest.approx(expected, abs=1e-4)
+    with pytest.raises(QueryError) as info:
+        scorer.score_texts(["The cat is sleeping .", too_long])
+    assert info.value.index == 1
+    assert info.value.problem.startswith(f"is {fits + 1} tokens, more than the {fits} that model GPT2LMHeadModel "
+                                         "can score (n_positions=64")

@@ -83,3 +83,29 @@ def test_hf_masked_tokenizer_without_mask_token_is_an_error():
 def test_hf_masked_unknown_pll_metric_is_an_error(tiny):
     with pytest.raises(BlimpgenError, match="unknown PLL metric 'l2r'"):
         MaskedLMScorer(*tiny, pll="l2r")
+
+
+def test_hf_masked_model_folder_without_tokenizer_files_is_one_line_error(tmp_path):
+    """F2: transformers builds a BERT tokenizer of its 5 special tokens; every word became [UNK]."""
+    path = tmp_path / "model"
+    make_bert(make_tokenizer("wordlevel")).save_pretrained(path)
+    with pytest.raises(BlimpgenError, match=f"^model folder {path} has no tokenizer files"):
+        MaskedLMScorer(str(path), device="cpu")
+
+
+def test_hf_masked_text_longer_than_the_context_is_a_query_error(tiny):
+    """F14: max_position_embeddings=64 counts [CLS] and [SEP]; 62 words fit, 63 do not."""
+    from blimpgen.evaluate.base import BlankQuery, QueryError
+
+    model, tokenizer = tiny
+    scorer = MaskedLMScorer(model, tokenizer)
+    words = ["cat"] * 63
+    assert len(tokenizer(" ".join(words[:62]))["input_ids"]) == 64
+    assert len(scorer.score_texts(["The cat is sleeping .", " ".join(words[:62])])[1]) == 62
+    with pytest.raises(QueryError) as info:
+        scorer.score_texts(["The cat is sleeping .", " ".join(words)])
+    assert info.value.index == 1 and info.value.problem.startswith("is 65 tokens with the special tokens, more "
+                                                                   "than the 64 that model BertForMaskedLM reads")
+    with pytest.raises(QueryError) as info:
+        scorer.blank([BlankQuery("The ", " is sleeping .", ("cat",)), BlankQuery(" ".join(words) + " ", " .", ("cat",))])
+    assert info.value.index == 1

@@ -51,12 +51,74 @@ def load_pretrained(auto_class: Any, name: str, dtype: Any, device_map: str | No
     try:
         if tokenizer is None:
             tokenizer = AutoTokenizer.from_pretrained(name)
+            check_tokenizer(tokenizer, None, name)  # before the (possibly large) weights load
         model = auto_class.from_pretrained(name, dtype=dtype, device_map=device_map)
     except (OSError, ValueError, KeyError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise BlimpgenError(f"unknown model {name!r}: not a local model folder and not loadable from the "
                             f"Hugging Face hub ({first[:160]})") from None
     return model, tokenizer
+
+
+# Files a saved tokenizer consists of (one of them suffices); a model folder without any of
+# them still loads in transformers 5, as an empty tokenizer that turns every text into 0 tokens.
+TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "vocab.json", "vocab.txt", "tokenizer.model",
+                   "spiece.model", "sentencepiece.bpe.model")
+
+
+def check_tokenizer(tokenizer: Any, embedding_rows: int | None, name: str) -> None:
+    """Refuse a tokenizer that cannot belong to the model: it would score texts silently wrong.
+
+    A tokenizer with no tokens but its special ones (transformers builds one when a model
+    folder has no tokenizer files: GPT-2's has 1 token, BERT's 5) turns every sentence into
+    0 tokens or into unknown tokens, and one larger than the model's embedding produces ids
+    the model has no row for.
+
+    Args:
+        tokenizer: the tokenizer to check.
+        embedding_rows: rows of the model's input embedding (its vocabulary size); None
+            before the model is loaded.
+        name: the model's id or folder, for the message.
+
+    Raises:
+        BlimpgenError: one line naming the model (folder) and what is missing or mismatched.
+    """
+    from pathlib import Path
+
+    size = len(tokenizer)
+    special = set(getattr(tokenizer, "all_special_ids", ()))
+    if size <= 1 or size <= len(special):
+        folder = Path(name).expanduser()
+        if folder.is_dir() and not any((folder / file).is_file() for file in TOKENIZER_FILES):
+            raise BlimpgenError(f"model folder {name} has no tokenizer files (none of {', '.join(TOKENIZER_FILES)}); "
+                                "save the model's tokenizer into it with tokenizer.save_pretrained()")
+        raise BlimpgenError(f"tokenizer of {name} has {size} token{'s' if size != 1 else ''}, none but special "
+                            "tokens; it is empty or not the model's tokenizer")
+    if embedding_rows is not None and size > embedding_rows:
+        raise BlimpgenError(f"tokenizer of {name} has {size} tokens but the model's embedding has only "
+                            f"{embedding_rows} rows; the tokenizer does not belong to this model")
+
+
+def embedding_rows(model: Any) -> int:
+    """Rows of a model's input embedding: the token ids it can read."""
+    return int(model.get_input_embeddings().weight.shape[0])
+
+
+# Model types whose position ids start after the padding index (fairseq's convention), so
+# ``max_position_embeddings - pad_token_id - 1`` positions are usable.
+_PADDING_OFFSET_TYPES = frozenset({"roberta", "xlm-roberta", "camembert", "longformer", "xlm-roberta-xl"})
+
+
+def max_positions(model: Any) -> tuple[int, str] | None:
+    """The most positions a model reads, and the config attribute that says so (None: no limit known)."""
+    config = model.config
+    for attribute in ("n_positions", "max_position_embeddings", "n_ctx", "seq_length"):
+        value = getattr(config, attribute, None)
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            if getattr(config, "model_type", "") in _PADDING_OFFSET_TYPES and attribute == "max_position_embeddings":
+                value -= (getattr(config, "pad_token_id", None) or 0) + 1
+            return value, attribute
+    return None
 
 
 def encode_query(tokenizer: Any, query: Query) -> tuple[list[int], list[int]]:

@@ -14,6 +14,11 @@ changing any number beyond float rounding:
 
 Batches are length-sorted under a token budget and results restored to input order;
 identical queries are scored once.
+
+A text longer than the model's context (``n_positions`` / ``max_position_embeddings``) is
+refused with :class:`~blimpgen.evaluate.base.QueryError` rather than truncated or scored in
+windows: a BLiMP sentence that long is a data problem, and a truncated score would not be the
+sentence's. With BOS, a text of ``n_positions`` tokens still fits (its last token is never fed).
 """
 
 from __future__ import annotations
@@ -22,9 +27,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from blimpgen.errors import BlimpgenError
-from blimpgen.evaluate.base import BlankQuery, BlankScores, Query, Scorer, TokenScores
-from blimpgen.evaluate.scorers._torch import (encode_query, load_pretrained, resolve_device,
-                                              resolve_dtype)
+from blimpgen.evaluate.base import BlankQuery, BlankScores, Query, QueryError, Scorer, TokenScores
+from blimpgen.evaluate.scorers._torch import (check_tokenizer, embedding_rows, encode_query, load_pretrained,
+                                              max_positions, resolve_device, resolve_dtype)
 
 # Model types whose logits are exactly ``lm_head(base_model(...).last_hidden_state)``; others
 # go through the full forward (same numbers, logits for every fed position).
@@ -77,6 +82,8 @@ class CausalLMScorer(Scorer):
             model, tokenizer = load_pretrained(AutoModelForCausalLM, model, torch_dtype, device_map, tokenizer)
         if tokenizer is None:
             raise BlimpgenError("hf-causal needs a tokenizer when given a loaded model")
+        check_tokenizer(tokenizer, embedding_rows(model), self.model_name)
+        self.max_positions = max_positions(model)
         if device_map is None:
             model = model.to(resolve_device(device), dtype=torch_dtype)
         self.model = model.eval()
@@ -120,6 +127,7 @@ class CausalLMScorer(Scorer):
         from blimpgen.evaluate.scorers._engine import run_items
 
         encoded = [self._encode(q) for q in queries]
+        self._check_lengths(encoded)
         item_index: dict[tuple[tuple[int, ...], int], int] = {}
         for item in encoded:
             item_index.setdefault(item, len(item_index))
@@ -129,6 +137,19 @@ class CausalLMScorer(Scorer):
             tokens = tuple(self.tokenizer.convert_ids_to_tokens(list(ids[start:])))
             out.append(TokenScores(tokens, tuple(logprobs[item_index[(ids, start)]])))
         return out
+
+    def _check_lengths(self, encoded: Sequence[tuple[tuple[int, ...], int]]) -> None:
+        """Raise :class:`QueryError` for the first text that needs more positions than the model has."""
+        if self.max_positions is None:
+            return
+        limit, attribute = self.max_positions
+        for index, (ids, _) in enumerate(encoded):
+            if len(ids) - 1 > limit:  # the last token is never fed
+                bos = self.prefix_id is not None
+                tokens, most = len(ids) - bos, limit + (not bos)
+                raise QueryError(index, f"is {tokens} tokens, more than the {most} that model {self.model_name} can "
+                                        f"score ({attribute}={limit}{', after the BOS token' if bos else ''}); "
+                                        "shorten it or use a model with a longer context")
 
     # -- model calls used by the engine -------------------------------------------------------
     def forward_hidden(self, input_ids: Any, attention_mask: Any, position_ids: Any) -> Any:

@@ -11,6 +11,9 @@ token budget, and the output layer runs only at the masked position of each row.
 Cloze probes (:meth:`MaskedLMScorer.blank`) put the mask token in the blank and read the
 full-vocabulary distribution there, one forward pass per distinct context; an option must be
 exactly one token of the model's vocabulary.
+
+A text longer than the model's context, special tokens included, is refused with
+:class:`~blimpgen.evaluate.base.QueryError` (never truncated).
 """
 
 from __future__ import annotations
@@ -23,12 +26,16 @@ from blimpgen.evaluate.base import (
     BlankQuery,
     BlankScores,
     Query,
+    QueryError,
     Scorer,
     TokenScores,
 )
 from blimpgen.evaluate.scorers._torch import (
+    check_tokenizer,
+    embedding_rows,
     gather_logprobs,
     load_pretrained,
+    max_positions,
     option_token_ids,
     resolve_device,
     resolve_dtype,
@@ -68,6 +75,7 @@ class MaskedLMScorer(Scorer):
             model, tokenizer = load_pretrained(AutoModelForMaskedLM, model, torch_dtype, device_map, tokenizer)
         if tokenizer is None:
             raise BlimpgenError("hf-masked needs a tokenizer when given a loaded model")
+        check_tokenizer(tokenizer, embedding_rows(model), self.model_name)
         if tokenizer.mask_token_id is None:
             raise BlimpgenError(f"tokenizer of {self.model_name} has no mask token; hf-masked needs one")
         if not getattr(tokenizer, "is_fast", False):
@@ -78,6 +86,7 @@ class MaskedLMScorer(Scorer):
         self.pll, self.batch_tokens, self.device_map = pll, batch_tokens, device_map
         self.dtype = str(torch_dtype).replace("torch.", "")
         self._head = _HEADS.get(getattr(model.config, "model_type", ""))
+        self.max_positions = max_positions(model)
         self._torch = torch
 
     def tokenize(self, text: str) -> list[str]:
@@ -109,8 +118,13 @@ class MaskedLMScorer(Scorer):
 
     def score(self, queries: Sequence[Query]) -> list[TokenScores]:
         torch = self._torch
-        unique = list(dict.fromkeys(queries))
+        first: dict[Query, int] = {}
+        for index, query in enumerate(queries):
+            first.setdefault(query, index)
+        unique = list(first)
         plans = [self._rows(q) for q in unique]
+        for query, (ids, _, _) in zip(unique, plans):
+            self._check_length(len(ids), first[query])
         rows = [(len(copy), q, k) for q, (_, copies, _) in enumerate(plans) for k, copy in enumerate(copies)]
         rows.sort()
         values: dict[tuple[int, int], float] = {}
@@ -145,6 +159,14 @@ class MaskedLMScorer(Scorer):
             tokens = tuple(self.tokenizer.convert_ids_to_tokens([ids[i] for i in scored]))
             by_query[query] = TokenScores(tokens, tuple(values[(q, k)] for k in range(len(scored))))
         return [by_query[q] for q in queries]
+
+    def _check_length(self, length: int, index: int) -> None:
+        """Raise :class:`QueryError` for query ``index`` when its ``length`` tokens do not fit the model."""
+        if self.max_positions is not None and length > self.max_positions[0]:
+            limit, attribute = self.max_positions
+            raise QueryError(index, f"is {length} tokens with the special tokens, more than the {limit} that model "
+                                    f"{self.model_name} reads ({attribute}); shorten it or use a model with a "
+                                    "longer context")
 
     def _states(self, ids: Any, mask: Any) -> Any:
         if self._head is None:
@@ -200,6 +222,8 @@ class MaskedLMScorer(Scorer):
             asking.setdefault((query.left, query.right), []).append(index)
         contexts = list(asking)
         rows = self._blank_rows(contexts)
+        for c, (ids, _) in enumerate(rows):
+            self._check_length(len(ids), asking[contexts[c]][0])
         order = sorted(range(len(contexts)), key=lambda c: len(rows[c][0]))
         device = self.model.get_input_embeddings().weight.device
         pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
