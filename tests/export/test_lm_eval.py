@@ -30,6 +30,7 @@ def test_lm_eval_writes_one_task_per_config_and_a_group(task_dir: Path, exported
     assert (task["dataset_name"], task["output_type"], task["doc_to_text"], task["doc_to_target"]) == (
         "npi_present_1", "multiple_choice", "", 0)
     assert task["doc_to_choice"] == "{{[sentence_good, sentence_bad]}}"
+    assert task["target_delimiter"] == ""  # lm-eval's default " " would score " " + sentence
     assert task["metric_list"][0]["metric"] == "acc"
 
 
@@ -48,6 +49,9 @@ def test_lm_eval_task_files_load_in_task_manager(task_dir: Path, fixture_pairs) 
         assert task.doc_to_choice(docs[0]) == [docs[0]["sentence_good"], docs[0]["sentence_bad"]]
         assert task.doc_to_target(docs[0]) == 0
         assert task.doc_to_text(docs[0]) == ""
+        # the request lm-eval sends the model: empty context (its prefix token), the bare sentence
+        requests = task.construct_requests(docs[0], task.fewshot_context(docs[0], num_fewshot=0))
+        assert [r.args for r in requests] == [("", docs[0]["sentence_good"]), ("", docs[0]["sentence_bad"])]
 
 
 def test_lm_eval_dataset_path_and_group_options(exported: Path, tmp_path: Path) -> None:

@@ -1,13 +1,16 @@
 """Requirement 3: lm-eval runs the exported tasks and agrees with ``blimpgen eval``.
 
-The model is a randomly initialised two-layer GPT-2 with a WordLevel vocabulary trained
-in-process on the fixture sentences and saved to a temporary folder; nothing is downloaded.
+The model is a randomly initialised two-layer GPT-2 whose tokenizer is a byte-level BPE (GPT-2's
+kind) trained in-process on the fixture sentences, saved to a temporary folder; nothing is
+downloaded. Byte-level BPE matters: it marks a word's leading space (``Ġ``), so lm-eval's default
+``target_delimiter: " "`` would score ``" " + sentence``, a different token sequence from the
+sentence blimpgen scores (newcomer report, finding 2). A whitespace-split vocabulary would hide it.
 
 ``blimpgen eval``'s hf-causal scorer, on the same model and the same JSONL the export was made
-from, must give lm-eval's accuracy per paradigm and for the group, and the same per-sentence
-log-probabilities to 1e-4 (both score the sentence after the BOS token). lm-eval's ``acc`` takes
-``argmax`` over ``[good, bad]``, so a tie counts as correct: blimpgen runs with ``tie="right"``.
-A direct transformers computation is kept as a third witness.
+from, must give lm-eval's decision on every pair, its accuracy per paradigm and for the group,
+and the same per-sentence log-probabilities to 1e-4 (both score the sentence after the BOS
+token). lm-eval's ``acc`` takes ``argmax`` over ``[good, bad]``, so a tie counts as correct:
+blimpgen runs with ``tie="right"``. A direct transformers computation is kept as a third witness.
 """
 
 from __future__ import annotations
@@ -29,15 +32,16 @@ lm_eval_tasks = pytest.importorskip("lm_eval.tasks")
 
 @pytest.fixture(scope="module")
 def tiny_model(fixture_pairs, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A random 2-layer GPT-2 and its in-process WordLevel tokenizer, saved with save_pretrained."""
+    """A random 2-layer GPT-2 and its in-process byte-level BPE tokenizer, saved with save_pretrained."""
     sentences = [s for pairs in fixture_pairs.values() for p in pairs for s in (p.sentence_good, p.sentence_bad)]
-    word_level = tokenizers.Tokenizer(tokenizers.models.WordLevel(unk_token="[UNK]"))
-    word_level.pre_tokenizer = tokenizers.pre_tokenizers.Whitespace()
-    word_level.train_from_iterator(
-        sentences, tokenizers.trainers.WordLevelTrainer(special_tokens=["[UNK]", "<|endoftext|>"]))
-    tokenizer = transformers.PreTrainedTokenizerFast(
-        tokenizer_object=word_level, unk_token="[UNK]", bos_token="<|endoftext|>",
-        eos_token="<|endoftext|>", pad_token="<|endoftext|>")
+    bpe = tokenizers.ByteLevelBPETokenizer()
+    bpe.train_from_iterator(sentences, vocab_size=400, min_frequency=1, special_tokens=["<|endoftext|>"],
+                            show_progress=False)
+    tokenizer = transformers.GPT2TokenizerFast(
+        tokenizer_object=tokenizers.Tokenizer.from_str(bpe.to_str()), unk_token="<|endoftext|>",
+        bos_token="<|endoftext|>", eos_token="<|endoftext|>", pad_token="<|endoftext|>")
+    # the test only means something if a leading space changes the tokens (it does not for WordLevel)
+    assert tokenizer.tokenize(" " + sentences[0]) != tokenizer.tokenize(sentences[0])
     torch.manual_seed(0)
     config = transformers.GPT2Config(vocab_size=len(tokenizer), n_positions=32, n_embd=32, n_layer=2, n_head=2,
                                      bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id)
@@ -54,8 +58,7 @@ def _reference_logprobs(model_path: Path, sentences: list[str]) -> list[float]:
     totals = []
     with torch.no_grad():
         for sentence in sentences:
-            # lm-eval scores the choice " " + sentence (its target_delimiter) after the BOS token.
-            ids = [tokenizer.bos_token_id, *tokenizer.encode(" " + sentence, add_special_tokens=False)]
+            ids = [tokenizer.bos_token_id, *tokenizer.encode(sentence, add_special_tokens=False)]
             logits = model(torch.tensor([ids])).logits[0, :-1].float()
             logprobs = torch.log_softmax(logits, dim=-1)
             totals.append(float(logprobs[torch.arange(len(ids) - 1), torch.tensor(ids[1:])].sum()))
@@ -95,10 +98,14 @@ def test_lm_eval_run_matches_blimpgen_eval(exported: Path, fixture_pairs, tiny_m
         accuracies.append(blimpgen_acc)
 
         name = f"blimpgen_{uid}"
-        assert results["results"][name]["acc,none"] == pytest.approx(blimpgen_acc, abs=1e-12)
         samples = sorted(results["samples"][name], key=lambda sample: sample["doc_id"])
+        # lm-eval's requests are blimpgen's queries: empty context (the prefix token), the bare sentence
+        assert [tuple(request) for sample in samples for request in sample["arguments"]] == [
+            ("", s) for p in pairs for s in (p.sentence_good, p.sentence_bad)]
+        assert [sample["acc"] for sample in samples] == [r["correct"] for r in records]  # every decision
         harness = [ll for sample in samples for ll, _greedy in sample["filtered_resps"]]
         assert harness == pytest.approx(blimpgen_scores, abs=1e-4)
+        assert results["results"][name]["acc,none"] == pytest.approx(blimpgen_acc, abs=1e-12)
         direct = _reference_logprobs(tiny_model, [s for p in pairs for s in (p.sentence_good, p.sentence_bad)])
         assert direct == pytest.approx(blimpgen_scores, abs=1e-4)
 

@@ -3,7 +3,19 @@
 One task per paradigm, shaped like lm-eval's own ``blimp`` tasks: a two-way
 ``multiple_choice`` with an empty context, choices ``[sentence_good, sentence_bad]`` and
 target 0, scored by ``acc``, so a pair counts as right when the model gives the good
-sentence the higher total log-probability. Each task reads its paradigm with
+sentence the higher total log-probability.
+
+The tasks ask lm-eval for exactly what ``blimpgen eval`` scores. lm-eval scores each choice
+as the continuation ``target_delimiter + choice`` of the context, and conditions an empty
+context on the model's prefix token (BOS, or EOS when the tokenizer has none; lm-eval 0.4's
+``LM.loglikelihood``). Its default delimiter is a space, so it would score
+``" The cats sleep."``: with a byte-level BPE tokenizer (GPT-2's) that is a different token
+sequence from the sentence blimpgen scores, ``"The cats sleep."`` after BOS. The tasks set
+``target_delimiter: ""``, so the request is (prefix token, sentence): blimpgen's default
+``--first-token bos`` convention, BOS or else EOS, the sentence tokenized without special
+tokens. (``--first-token none`` has no lm-eval counterpart.)
+
+Each task reads its paradigm with
 ``datasets.load_dataset(dataset_path, dataset_name=UID)`` from the local Hub-layout export
 (:mod:`blimpgen.export.hf`), or from a Hub repo id after a push. A group file
 (``group:``/``task:``/``aggregate_metric_list``, as in lm-eval's ``_blimp.yaml``) averages
@@ -67,6 +79,8 @@ def task_config(uid: str, dataset_path: str, group: str = DEFAULT_GROUP) -> dict
         "doc_to_text": "",
         "doc_to_target": 0,
         "doc_to_choice": "{{[sentence_good, sentence_bad]}}",
+        # score the sentence itself after the prefix token, not " " + sentence (see the module docstring)
+        "target_delimiter": "",
         "num_fewshot": 0,
         "should_decontaminate": True,
         "doc_to_decontamination_query": "{{sentence_good}} {{sentence_bad}}",
