@@ -3,6 +3,7 @@ model built here, reported together, and a learning curve on a generated suite."
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 
@@ -118,3 +119,69 @@ def test_learning_curve_on_a_generated_suite_with_its_no_language_control(genera
         assert 0.0 <= curve[side]["ws"] <= curve[side]["max"] <= 1.0
         assert set(curve[side]["weights"]) == {"4", "8"}
     assert (out / "curve.csv").read_text().count("\n") >= 3
+
+
+def test_controls_are_reported_beside_their_suites_never_averaged_in(generated, tmp_path, capsys) -> None:
+    """Newcomer report finding 1: after `gen --control all`, phenomena and overall averaged the
+    control files in (age_comparison had n_suites 10, not 2)."""
+    items = [item for path in sorted(generated.glob("*.jsonl")) for item in read_items(path)]
+    corpus = tmp_path / "corpus.txt"  # answers filled in, so candidates get different counts
+    corpus.write_text("".join(item.filled(item.answer) + "\n" for item in items[::3]), encoding="utf-8")
+    out = tmp_path / "unigram"
+    code, text, err = run_cli(["eval", "--scorer", "unigram", "--unigram-corpus", str(corpus), "--data",
+                               str(generated), "--out", str(out), "--paradigms"], capsys)
+    assert code == 0, err
+    results = json.loads((out / "results.json").read_text())
+    records = [json.loads(line) for line in (out / "items.jsonl").read_text().splitlines()]
+
+    def accuracy(uid: str, control: str) -> float:
+        judged = [r["correct"] for r in records if r["UID"] == uid and r["control"] == control]
+        return sum(judged) / len(judged)
+
+    specs = load_shipped_probes()
+    by_phenomenon: dict[str, list[str]] = {}
+    for uid in SUITES:
+        by_phenomenon.setdefault(specs[uid].spec.linguistics_term, []).append(uid)
+    for phenomenon, uids in by_phenomenon.items():
+        row = results["phenomena"][phenomenon]["mc_accuracy"]
+        assert row["n_suites"] == len(uids)
+        assert row["accuracy"] == pytest.approx(sum(accuracy(u, "none") for u in uids) / len(uids))
+    overall = results["overall"]["mc_accuracy"]
+    assert overall["n_suites"] == len(SUITES) and results["overall"]["n_items"] == 12 * len(SUITES)
+    assert overall["accuracy"] == pytest.approx(sum(accuracy(u, "none") for u in SUITES) / len(SUITES))
+
+    names = list(results["suites"])
+    for uid in SUITES:
+        controls = [c for c in specs[uid].spec.controls if c != "none"]
+        suite = results["suites"][uid]
+        assert suite["control"] == "none" and suite["mc_accuracy"]["accuracy"] == pytest.approx(accuracy(uid, "none"))
+        assert suite["controls"] == [f"{uid}[{c}]" for c in sorted(controls)]
+        start = names.index(uid)  # its controls follow it directly
+        assert names[start + 1:start + 1 + len(controls)] == suite["controls"]
+        for control in controls:
+            row = results["suites"][f"{uid}[{control}]"]
+            assert row["control"] == control and row["UID"] == uid
+            assert row["mc_accuracy"]["accuracy"] == pytest.approx(accuracy(uid, control))
+    rows = list(csv.DictReader((out / "results.csv").read_text().splitlines()))
+    assert {r["name"] for r in rows if r["level"] == "control"} == {n for n in names if "[" in n}
+    overall_rows = [r for r in rows if (r["level"], r["metric"]) == ("overall", "mc_accuracy")]
+    assert [r["n_suites"] for r in overall_rows] == [str(len(SUITES))]
+
+    lines = text.splitlines()  # eval --paradigms: "[no_language]" rows under their suite
+    age = next(i for i, line in enumerate(lines) if line.split()[:1] == ["olmpics_age_comparison"])
+    under = []  # the groups and controls indented under the suite, up to the next suite
+    for line in lines[age + 1:]:
+        if not line.startswith("    "):
+            break
+        under.append(line.split()[0])
+    assert [name for name in under if name.startswith("[")] == [
+        f"[{c}]" for c in sorted(c for c in specs["olmpics_age_comparison"].spec.controls if c != "none")]
+    assert "controls (no_language, perturbed_language, shuffled, truncated" in text
+
+    code, report, err = run_cli(["report", str(out)], capsys)
+    assert code == 0, err
+    table = {line.split()[0]: line.split()[1] for line in report.splitlines()[1:] if len(line.split()) == 2}
+    assert table["overall"] == f"{round(100 * overall['accuracy'], 1)}"
+    report_names = [line.split()[0] for line in report.splitlines()[1:-2]]
+    assert report_names.index("olmpics_age_comparison[no_language]") == report_names.index(
+        "olmpics_age_comparison") + 1

@@ -125,15 +125,21 @@ def test_probes_summary_suites_controls_groups_and_means():
     records = evaluate_items(FixedScorer({}), with_items(items), ProbeOptions())
     assert [r["predicted"] for r in records] == ["b", "b", "b", "b"]
     summary = summarize_probes(records, ProbeOptions())
-    assert sorted(summary["suites"]) == ["neg_simp", "neg_simp[shuffled]", "other"]
+    assert list(summary["suites"]) == ["neg_simp", "neg_simp[shuffled]", "other"]  # a control after its suite
     neg = summary["suites"]["neg_simp"]
     assert neg["mc_accuracy"]["accuracy"] == 0.5 and neg["n_items"] == 2
     assert neg["groups"]["one"]["mc_accuracy"]["accuracy"] == 1.0
     assert neg["groups"]["two"]["mc_accuracy"]["accuracy"] == 0.0
-    assert "groups" not in summary["suites"]["other"]
-    assert summary["phenomena"]["neg"]["mc_accuracy"]["accuracy"] == pytest.approx(0.75)  # mean of 0.5 and 1.0
+    assert neg["controls"] == ["neg_simp[shuffled]"]
+    shuffled = summary["suites"]["neg_simp[shuffled]"]
+    assert (shuffled["UID"], shuffled["control"], shuffled["mc_accuracy"]["accuracy"]) == ("neg_simp", "shuffled", 1.0)
+    assert "groups" not in summary["suites"]["other"] and "controls" not in summary["suites"]["other"]
+    # the control (1.0) is beside its suite, not averaged into the phenomenon or overall
+    phenomenon = summary["phenomena"]["neg"]["mc_accuracy"]
+    assert (phenomenon["accuracy"], phenomenon["n_suites"]) == (0.5, 1)
     overall = summary["overall"]["mc_accuracy"]
-    assert overall["accuracy"] == pytest.approx((0.5 + 1 + 1) / 3) and overall["item_accuracy"] == 0.75
+    assert overall["accuracy"] == pytest.approx((0.5 + 1) / 2) and overall["item_accuracy"] == pytest.approx(2 / 3)
+    assert (overall["n_suites"], summary["overall"]["n_suites"], summary["overall"]["n_items"]) == (2, 2, 3)
     assert overall["ci_low"] < overall["accuracy"] <= overall["ci_high"]
 
 

@@ -65,7 +65,9 @@ def draw_probe_figures(results: Sequence[Any], folder: str | Path, human: dict[s
     written = [_by_phenomenon(results, folder / f"{stem}_by_phenomenon.png", label=label, chance=None),
                _by_phenomenon(results, folder / f"{stem}_by_suite.png", label=label, chance=None,
                               rows="paradigms")]
-    series = {r.label: {suite: row["accuracy"] for suite, row in r.paradigms.items()} for r in results}
+    # controls are baselines beside their suites (bars above), not suites to correlate
+    series = {r.label: {suite: row["accuracy"] for suite, row in r.paradigms.items()
+                        if row.get("control", "none") == "none"} for r in results}
     if human:
         series["human"] = human
     if len(series) >= 2:
@@ -78,7 +80,8 @@ def _by_phenomenon(results: Sequence[Any], path: Path, label: str = "accuracy (%
                    rows: str = "phenomena") -> Path:
     import matplotlib.pyplot as plt
 
-    phenomena = sorted({name for r in results for name in getattr(r, rows)})
+    phenomena = sorted({name for r in results for name in getattr(r, rows)},
+                       key=lambda n: (n.split("[", 1)[0], "[" in n, n))  # a control after its suite
     height = 0.8 / len(results)
     figure, axis = plt.subplots(figsize=(8, 0.45 * len(phenomena) * max(1, len(results) / 2) + 1.5))
     for i, result in enumerate(results):

@@ -7,7 +7,8 @@ Output folder (written only after everything is scored, each file atomically, li
   top tokens and the expected words' ranks.
 * ``results.json``: ``"kind": "probes"``, the options, and per suite (and group), per
   phenomenon and overall every metric with its interval (:func:`~blimpgen.evaluate.probes.summarize_probes`).
-* ``results.csv``: the same, one row per level, name and metric.
+  A control's row follows its suite's; phenomena and overall leave controls out.
+* ``results.csv``: the same, one row per level, name and metric (controls at level ``control``).
 """
 
 from __future__ import annotations
@@ -125,7 +126,7 @@ def write_probe_results(result: ProbeResult, out: str | Path) -> list[Path]:
     return written
 
 
-CSV_COLUMNS = ("level", "name", "suite", "group", "phenomenon", "field", "metric", "n_suites", "n_items",
+CSV_COLUMNS = ("level", "name", "suite", "control", "group", "phenomenon", "field", "metric", "n_suites", "n_items",
                "not_applicable", "accuracy", "ci_low", "ci_high", "item_accuracy", "model", "scorer",
                "probe_method", "tie_policy")
 
@@ -149,8 +150,10 @@ def _csv_text(result: ProbeResult) -> str:
     for name, table in result.summary["phenomena"].items():
         rows("phenomenon", name, table, phenomenon=name)
     for name, suite in result.summary["suites"].items():
-        where = {"suite": name, "phenomenon": suite["phenomenon"], "field": suite["field"]}
-        rows("suite", name, suite, n_suites=1, **where)
+        control = suite.get("control", "none")
+        where = {"suite": suite.get("UID", name), "control": control, "phenomenon": suite["phenomenon"],
+                 "field": suite["field"]}
+        rows("suite" if control == "none" else "control", name, suite, n_suites=1, **where)
         for group, table in suite.get("groups", {}).items():
             rows("group", f"{name}/{group}", table, group=group, **where)
     return buffer.getvalue()
@@ -163,12 +166,20 @@ def _cell(row: dict[str, Any] | None) -> str:
 
 
 def format_probe_table(result: ProbeResult, suites: bool = False) -> str:
-    """A plain-text table: every metric per phenomenon (and suite and group), then overall."""
+    """A plain-text table: every metric per phenomenon (and suite, group and control), then overall.
+
+    Controls are rows of their own under their suite (``--paradigms``), never in the
+    phenomenon or overall rows; without ``suites`` a note says which were left out.
+    """
     summary = result.summary
     metrics = [m for m in summary["metrics"] if m != "mc_accuracy"]
     rows = [(name, row) for name, row in summary["phenomena"].items()]
+    controls = {name: suite for name, suite in summary["suites"].items() if suite.get("control", "none") != "none"}
     if suites:
         for name, suite in summary["suites"].items():
+            if name in controls and suite["UID"] in summary["suites"]:
+                rows.append((f"    [{suite['control']}]", suite))  # right after its suite and groups
+                continue
             rows.append((f"  {name}", suite))
             rows += [(f"    {group}", row) for group, row in suite.get("groups", {}).items()]
     overall = "overall (mean of suites)"
@@ -190,5 +201,10 @@ def format_probe_table(result: ProbeResult, suites: bool = False) -> str:
     if missing:
         lines.append("not applicable (no expected word is one token, or the scorer gives no top tokens): "
                      + ", ".join(f"{m} {n} items" for m, n in missing.items()))
+    if controls:
+        kinds = sorted({suite["control"] for suite in controls.values()})
+        lines.append(f"controls ({', '.join(kinds)}; {len(controls)} in all) are not in the phenomenon or overall "
+                     + ("rows; each is shown under its suite" if suites else "rows; --paradigms shows each under "
+                        "its suite"))
     return "\n".join(lines)
 

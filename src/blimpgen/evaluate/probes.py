@@ -23,6 +23,10 @@ Cloze contrasts (Ettinger 2020) also get:
 Summaries follow :mod:`blimpgen.evaluate.metrics`: Wilson intervals per suite (a UID, with the
 control appended when it is not ``none``: ``neg_simp[shuffled]``) and per group within a suite;
 per phenomenon and overall the mean over suites, with the pooled item accuracy beside it.
+
+Controls (:mod:`blimpgen.generators.controls`) are baselines for the suite they are derived
+from, not more suites: each is reported as its own row right after its suite (which lists them
+under ``controls``), and never enters a phenomenon's or the overall mean.
 """
 
 from __future__ import annotations
@@ -328,13 +332,18 @@ def summarize_probes(records: Sequence[dict[str, Any]], options: ProbeOptions) -
     Every level maps each metric name (:func:`metric_fields`) to a row with ``accuracy`` (the
     proportion of judged items that pass; None when none was judged), its interval,
     ``n_items`` judged and ``not_applicable``. A metric no item has is left out.
+
+    Suites are ordered by UID, each followed by its controls (``UID[control]``, with
+    ``control`` set); a suite lists its controls' names under ``controls``. Phenomena and
+    overall are means over the suites proper: controls are not averaged in.
     """
     fields = metric_fields(options)
     by_suite: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for record in records:
         by_suite[record["suite"]].append(record)
     suites: dict[str, dict[str, Any]] = {}
-    for name in sorted(by_suite):
+    order = sorted(by_suite, key=lambda n: (by_suite[n][0]["UID"], by_suite[n][0]["control"] != "none", n))
+    for name in order:
         rows = by_suite[name]
         first = rows[0]
         suite = {"UID": first["UID"], "control": first["control"], "phenomenon": first["phenomenon"],
@@ -346,9 +355,12 @@ def summarize_probes(records: Sequence[dict[str, Any]], options: ProbeOptions) -
             suite["groups"] = {group: {"n_items": len(members), **_metric_rows(members, fields)}
                                for group, members in sorted(groups.items())}
         suites[name] = suite
+        if first["control"] != "none" and first["UID"] in suites:
+            suites[first["UID"]].setdefault("controls", []).append(name)
+    proper = [name for name, suite in suites.items() if suite["control"] == "none"]
     by_phenomenon: dict[str, list[str]] = defaultdict(list)
-    for name, suite in suites.items():
-        by_phenomenon[suite["phenomenon"]].append(name)
+    for name in proper:
+        by_phenomenon[suites[name]["phenomenon"]].append(name)
 
     def aggregate(names: list[str]) -> dict[str, Any]:
         row: dict[str, Any] = {"n_suites": len(names), "n_items": sum(suites[n]["n_items"] for n in names)}
@@ -359,4 +371,4 @@ def summarize_probes(records: Sequence[dict[str, Any]], options: ProbeOptions) -
         return row
 
     phenomena = {name: aggregate(names) for name, names in sorted(by_phenomenon.items())}
-    return {"metrics": list(fields), "overall": aggregate(list(suites)), "phenomena": phenomena, "suites": suites}
+    return {"metrics": list(fields), "overall": aggregate(proper), "phenomena": phenomena, "suites": suites}

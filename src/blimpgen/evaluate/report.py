@@ -6,7 +6,8 @@ a model is labelled by its folder's name. Figures are drawn by :mod:`blimpgen.ev
 Probe result folders (``"kind": "probes"``) give a models x suites table of one metric
 (multiple-choice accuracy unless another is asked for), the accuracy-by-phenomenon and
 by-suite bars and the correlation of suite accuracies; pair and probe folders are reported
-separately.
+separately. A control (``neg_simp[shuffled]``) is a row and a bar right after its suite; it is
+not in the phenomenon or overall figures, nor among the suites correlated.
 """
 
 from __future__ import annotations
@@ -49,8 +50,8 @@ class ModelResult:
                                 f"they have: {', '.join(self.metrics)}")
 
         def pick(rows: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-            return {name: row[metric] for name, row in rows.items()
-                    if metric in row and row[metric]["accuracy"] is not None}
+            return {name: {**row[metric], **({"control": row["control"]} if "control" in row else {})}
+                    for name, row in rows.items() if metric in row and row[metric]["accuracy"] is not None}
 
         return ModelResult(self.label, self.folder, self.options, self.overall.get(metric, {"accuracy": None}),
                            pick(self.phenomena), pick(self.paradigms), self.kind, self.metrics)
@@ -124,7 +125,8 @@ def suite_table(results: Sequence[ModelResult]) -> tuple[list[str], list[list[An
 
 
 def _model_table(results: Sequence[ModelResult], first: str, rows_of: Any) -> tuple[list[str], list[list[Any]]]:
-    names = sorted({name for r in results for name in rows_of(r)})
+    # a control ("neg_simp[shuffled]") sorts right after its suite ("neg_simp"), before "neg_simp2"
+    names = sorted({name for r in results for name in rows_of(r)}, key=lambda n: (n.split("[", 1)[0], "[" in n, n))
     header = [first, *[r.label for r in results]]
     rows = [[name, *[_pct(rows_of(r).get(name)) for r in results]] for name in names]
     rows.append(["overall", *[_pct(r.overall) for r in results]])
