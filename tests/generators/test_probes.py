@@ -179,19 +179,75 @@ def base_items(probes, uid, n=40):
     return list(generate_items(probes[uid], n, 2))
 
 
-@pytest.mark.parametrize("uid", SUITES)
+def with_no_language(probes, uid: str, n: int = 60) -> list[tuple[ProbeItem, ProbeItem]]:
+    """(item, its no-language control) pairs, made by the generation pipeline as `gen` makes them."""
+    made = list(generate_items(probes[uid], n, 3, ("none", "no_language")))
+    return list(zip(made[0::2], made[1::2]))
+
+
+NO_LANGUAGE_SUITES = [uid for uid in SUITES if "no_language" in load_shipped_probes()[uid].spec.controls]
+
+
+def fixed_words(uid: str) -> tuple[str, ...]:
+    """The candidates a suite writes as plain words (no template), in its order: the same on every item."""
+    spec = load_shipped_probes()[uid].spec
+    written = spec.candidates if spec.item == "multiple_choice" else [spec.good, spec.bad]
+    return tuple(word for word in written if "{" not in word)
+
+
+def test_fixed_candidates_of_the_olmpics_suites() -> None:
+    assert fixed_words("olmpics_age_comparison") == ("younger", "older")
+    assert fixed_words("olmpics_taxonomy_conjunction") == () and fixed_words("neg_simp") == ()
+
+
+@pytest.mark.parametrize("uid", NO_LANGUAGE_SUITES)
 def test_no_language_keeps_only_arguments_and_the_blank(uid, probes) -> None:
-    if "no_language" not in probes[uid].spec.controls:
-        pytest.skip("suite does not offer no_language")
-    for item in base_items(probes, uid):
-        control = derive(item, "no_language", (), 0)
+    for item, control in with_no_language(probes, uid):
         assert control.item_id == item.item_id + ".no_language" and control.control == "no_language"
         words = control.context.split()
         assert words.count(BLANK) == 1
         assert sorted(w for w in words if w != BLANK) == sorted(" ".join(item.arguments).split())
-        assert sorted(control.candidates) == sorted(NONSENSE_ANSWERS[:len(item.candidates)])
+        assert control.contexts is None
+
+
+@pytest.mark.parametrize("uid", NO_LANGUAGE_SUITES)
+def test_no_language_labels_are_one_renaming_per_suite(uid, probes) -> None:
+    """Probes audit P8: the nonsense word standing for each answer was redrawn per item, so the
+    control's label carried no information and the control was at chance by construction."""
+    pairs = with_no_language(probes, uid)
+    fixed = fixed_words(uid)
+    assert probes[uid].fixed_candidates == fixed
+    renaming: dict[str, set[str]] = {}
+    for item, control in pairs:
+        assert len(control.candidates) == len(item.candidates)
+        for original, renamed in zip(item.candidates, control.candidates):
+            renaming.setdefault(original, set()).add(renamed)
         assert control.answer == control.candidates[item.candidates.index(item.answer)]
-        assert not set(control.candidates) & set(item.candidates)
+        if item.item_type == "cloze_contrast":
+            assert (control.good, control.bad) == control.candidates
+    # one function for the whole suite: each original candidate always becomes the same word
+    assert all(len(names) == 1 for names in renaming.values()), renaming
+    mapping = {original: names.pop() for original, names in renaming.items()}
+    if fixed:  # the suite's words, in declared order, become blah, ya, dax, ... (oLMpics: older = blah ...)
+        assert mapping == dict(zip(fixed, NONSENSE_ANSWERS))
+    else:  # candidates that vary per item are the task's arguments: kept (oLMpics' chipmunk lizard [MASK])
+        assert all(original == renamed for original, renamed in mapping.items())
+        assert len(mapping) > len(pairs[0][0].candidates)  # they do vary
+
+    # so the label is learnable: the answer -> label map read off half the items predicts the rest
+    half = len(pairs) // 2
+    learned = {item.answer: control.answer for item, control in pairs[:half]}
+    held_out = [(item, control) for item, control in pairs[half:] if item.answer in learned]
+    assert len(held_out) > len(pairs) // 4 and len({item.answer for item, _ in held_out}) >= 2  # not a constant
+    assert all(learned[item.answer] == control.answer for item, control in held_out)
+
+
+def test_no_language_renaming_is_deterministic_from_the_suite(probes) -> None:
+    """The same renaming whatever the seed and the item: it depends on the suite alone."""
+    for seed in (0, 1, 7):
+        made = list(generate_items(probes["olmpics_age_comparison"], 20, seed, ("none", "no_language")))
+        assert {(item.answer, control.answer) for item, control in zip(made[0::2], made[1::2])} == {
+            ("younger", "blah"), ("older", "ya")}
 
 
 @pytest.mark.parametrize("uid", SUITES)

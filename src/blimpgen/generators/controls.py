@@ -3,9 +3,15 @@
 Each takes an item and returns a new item (``control`` set, ``item_id`` suffixed):
 
 * ``no_language``: only the arguments (the item's sampled values, in the order they appear
-  in the context) and the blank remain; the candidates are renamed to nonsense words (the
-  first K of ``NONSENSE_ANSWERS`` in an order drawn per item), so a model can only learn the
-  task from the arguments (oLMpics' No-Language control).
+  in the context) and the blank remain, so a model can only learn the task from the arguments
+  (oLMpics' No-Language control). The suite's fixed candidates (those that are the same words
+  on every item, such as *younger* / *older*) are renamed by **one renaming for the whole
+  suite**: its i-th fixed candidate, in the order the suite declares them, becomes
+  ``NONSENSE_ANSWERS[i]`` (age: *younger* = *blah*, *older* = *ya*). The label of a control
+  item is then a function of the original answer, as in oLMpics, so a model that learns the
+  mapping from the arguments can score above chance. Candidates that vary per item (the
+  hypernyms of the taxonomy suite, the categories of ``neg_simp``) are the task's own
+  arguments and stay as they are (oLMpics: ``chipmunk lizard [MASK]`` with the real candidates).
 * ``perturbed_language``: the suite's key words are replaced by nonsense words; the
   candidates stay (oLMpics' perturbed-language control).
 * ``shuffled``: the words of the first sentence are shuffled (in a one-sentence context the
@@ -13,48 +19,76 @@ Each takes an item and returns a new item (``control`` set, ``item_id`` suffixed
 * ``truncated``: only the last two words before the blank, the blank and the punctuation
   right after it remain.
 
-All of them are deterministic given the item and a seed.
+All of them are deterministic given the item and a seed (``no_language`` given the suite).
 """
 
 from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 
 from blimpgen.errors import GenerationError
 from blimpgen.generators.item import BLANK, ProbeItem
 
-# Nonsense words: candidate i of a no-language item becomes NONSENSE_ANSWERS[i]; key word i of
-# a suite becomes NONSENSE_WORDS[i]. Pronounceable, not English words, and not one another.
+# Nonsense words: a suite's fixed candidate i becomes NONSENSE_ANSWERS[i] in the no-language
+# control; key word i of a suite becomes NONSENSE_WORDS[i]. Pronounceable, not English words,
+# and not one another; the first two are oLMpics' own (blah, ya).
 NONSENSE_ANSWERS = ("blah", "ya", "dax", "wug", "blick", "fep", "zorp", "toma", "kiki", "lorp")
 NONSENSE_WORDS = ("florp", "snib", "gorble", "tepa", "zent", "prav", "quilm", "darp", "vosk", "nale",
                   "brisk", "hume", "jarp", "clon", "fesh", "trob", "wimp", "gleb", "spon", "yuft")
 SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+")
 
 
-def derive(item: ProbeItem, control: str, keywords: tuple[str, ...] = (), seed: int = 0) -> ProbeItem:
+def derive(item: ProbeItem, control: str, keywords: tuple[str, ...] = (), seed: int = 0,
+           fixed_candidates: Sequence[str] = ()) -> ProbeItem:
     """``item`` under ``control`` (``none`` returns it unchanged).
+
+    Args:
+        item: the original item.
+        control: ``none`` or a control name.
+        keywords: the suite's key words (``perturbed_language``).
+        seed: the generation seed (``shuffled``).
+        fixed_candidates: the suite's candidates that are the same on every item, in the order
+            the suite declares them; ``no_language`` renames these (:func:`no_language_renaming`)
+            and keeps every other candidate. Empty: keep them all.
 
     Raises:
         GenerationError: when the control cannot apply (no arguments or key words declared,
-            an argument not found in the context, more candidates than nonsense words).
+            an argument not found in the context, more fixed candidates than nonsense words).
     """
     if control == "none":
         return item
-    makers = {"no_language": _no_language, "perturbed_language": _perturbed, "shuffled": _shuffled,
-              "truncated": _truncated}
+    if control == "no_language":
+        return replace(_no_language(item, no_language_renaming(item.UID, fixed_candidates)), control=control,
+                       item_id=f"{item.item_id}.{control}")
+    makers = {"perturbed_language": _perturbed, "shuffled": _shuffled, "truncated": _truncated}
     if control not in makers:
-        raise GenerationError(f"unknown control {control!r}; expected one of: none, {', '.join(makers)}")
+        raise GenerationError(f"unknown control {control!r}; expected one of: none, no_language, "
+                              f"{', '.join(makers)}")
     changed = makers[control](item, keywords, random.Random(f"blimpgen-control:{seed}:{item.item_id}:{control}"))
     return replace(changed, control=control, item_id=f"{item.item_id}.{control}")
 
 
-def _no_language(item: ProbeItem, keywords: tuple[str, ...], rng: random.Random) -> ProbeItem:
+def no_language_renaming(uid: str, fixed_candidates: Sequence[str]) -> dict[str, str]:
+    """The no-language control's renaming of a suite: its i-th fixed candidate -> ``NONSENSE_ANSWERS[i]``.
+
+    One renaming per suite, never redrawn per item, so the control's label stays a function of
+    the original answer (learnable from the arguments, as in oLMpics).
+
+    Raises:
+        GenerationError: for more fixed candidates than nonsense words.
+    """
+    if len(fixed_candidates) > len(NONSENSE_ANSWERS):
+        raise GenerationError(f"{uid}: no_language renames at most {len(NONSENSE_ANSWERS)} fixed candidates, "
+                              f"the suite has {len(fixed_candidates)}")
+    return {candidate: NONSENSE_ANSWERS[i] for i, candidate in enumerate(fixed_candidates)}
+
+
+def _no_language(item: ProbeItem, rename: dict[str, str]) -> ProbeItem:
     if not item.arguments:
         raise GenerationError(f"{item.UID}: the no_language control needs the suite's 'arguments'")
-    if len(item.candidates) > len(NONSENSE_ANSWERS):
-        raise GenerationError(f"{item.UID}: no_language supports at most {len(NONSENSE_ANSWERS)} candidates")
     spans, taken = [], []
     for argument in item.arguments:
         span = _find(item.context, argument, taken)
@@ -64,14 +98,13 @@ def _no_language(item: ProbeItem, keywords: tuple[str, ...], rng: random.Random)
         spans.append((span[0], argument))
     spans.append((item.context.index(BLANK), BLANK))
     context = " ".join(text for _, text in sorted(spans))
-    names = list(NONSENSE_ANSWERS[:len(item.candidates)])
-    rng.shuffle(names)  # which nonsense word stands for the answer must not be learnable from its position
-    rename = dict(zip(item.candidates, names))
-    expected = tuple(rename[e] for e in item.expected if e in rename)
-    return replace(item, context=context, contexts=None, candidates=tuple(rename.values()),
-                   answer=rename[item.answer], expected=expected,
-                   good=rename.get(item.good) if item.good is not None else None,
-                   bad=rename.get(item.bad) if item.bad is not None else None)
+
+    def renamed(word: str | None) -> str | None:
+        return None if word is None else rename.get(word, word)
+
+    return replace(item, context=context, contexts=None, candidates=tuple(rename.get(c, c) for c in item.candidates),
+                   answer=rename.get(item.answer, item.answer), expected=tuple(rename.get(e, e) for e in item.expected),
+                   good=renamed(item.good), bad=renamed(item.bad))
 
 
 def _find(text: str, needle: str, taken: list[tuple[int, int]]) -> tuple[int, int] | None:

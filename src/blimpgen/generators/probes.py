@@ -48,6 +48,15 @@ class Probe:
         env = make_environment(lexicon)
         self.templates = {key: env.from_string(source) for key, source in self.spec.templates().items()}
         self.per_option = "option" in used_variables(self.spec.context)
+        self.fixed_candidates = self._fixed_candidates()
+
+    def _fixed_candidates(self) -> tuple[str, ...]:
+        """The candidates that are the same words on every item (templates that use no slot), in
+        declared order: the ones the no-language control renames (:mod:`.controls`)."""
+        spec, sources = self.spec, self.spec.templates()
+        keys = ([("candidates", i) for i in range(len(spec.candidates or ()))] if spec.item == "multiple_choice"
+                else [("good",), ("bad",)])
+        return tuple(self._text(key, {}) for key in keys if not used_variables(sources[key]))
 
     def sample(self, rng: random.Random) -> Bindings | DeadEnd:
         """Draw every slot in order, or report the first slot that ran dry."""
@@ -177,7 +186,7 @@ def generate_items_with_bindings(probe: Probe, n: int, seed: int = 0, controls: 
         if len(set(fields["candidates"])) != len(fields["candidates"]):
             attempts.fail("candidates repeat")
             continue
-        if spec.shuffle_candidates:  # no answer position to learn (the no-language control renames by position)
+        if spec.shuffle_candidates:  # no answer position to learn
             order = list(fields["candidates"])
             rng.shuffle(order)
             fields["candidates"] = tuple(order)
@@ -189,7 +198,7 @@ def generate_items_with_bindings(probe: Probe, n: int, seed: int = 0, controls: 
         attempts.succeed()
         item = ProbeItem(item_id=f"{spec.uid}-{made:05d}", slots=provenance(bindings), **fields, **common)
         for control in controls:
-            yield derive(item, control, keywords, seed), bindings
+            yield derive(item, control, keywords, seed, probe.fixed_candidates), bindings
         made += 1
 
 
