@@ -162,13 +162,14 @@ class RefusingScorer(FixedScorer):
 @pytest.mark.parametrize("method", ["sentence", "blank"])
 @pytest.mark.parametrize("word,problem", [("zero", "is 0 tokens for scorer 'fixed'"),
                                           ("long", "is 999 tokens, more than the 64 that model M can score")])
-def test_probes_unscorable_sentence_or_candidate_names_the_item(method, word, problem):
+def test_probes_unscorable_sentence_or_candidate_names_the_item(method, word, problem, tmp_path: Path):
     items = [mc("ok-00000", "A [MASK] .", ["b", "cc"], "b"), mc("ok-00001", "A [MASK] .", ["b", word], "b"),
              mc("ok-00002", "A [MASK] .", ["b", "cc"], "b")]
+    data = write_items(tmp_path / "ok.jsonl", items)
     with pytest.raises(BlimpgenError) as info:
-        evaluate_items(RefusingScorer({}), with_items(items), ProbeOptions(probe_method=method))
+        evaluate_probes(RefusingScorer({}), data, ProbeOptions(probe_method=method))
     message = str(info.value)
-    assert message.startswith("test.jsonl: item 'ok-00001': ") and problem in message and "\n" not in message
+    assert message.startswith(f"{data}:2: item 'ok-00001': ") and problem in message and "\n" not in message
 
 
 def test_probes_run_where_every_item_ties_is_refused(tmp_path: Path):

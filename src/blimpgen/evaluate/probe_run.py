@@ -35,8 +35,8 @@ from blimpgen.evaluate.probes import (
 )
 from blimpgen.evaluate.checks import check_not_all_ties
 from blimpgen.evaluate.run import _distributed
-from blimpgen.generators.item import ProbeItem, read_items
-from blimpgen.generators.jsonl import atomic_writer, data_files
+from blimpgen.generators.item import TYPE_KEY, ProbeItem, is_item_record
+from blimpgen.generators.jsonl import atomic_writer, data_files, read_records
 
 
 @dataclass
@@ -50,7 +50,7 @@ class ProbeResult:
 
 
 def load_items(data: str | Path | Sequence[str | Path]) -> list[tuple[ProbeItem, str]]:
-    """Every probe item in a JSONL file, a folder of them, or a list of either, with its file name.
+    """Every probe item in a JSONL file, a folder of them, or a list of either, with its ``file:line``.
 
     Raises:
         BlimpgenError: for missing files, bad records (``file:line``) or a repeated ``item_id``.
@@ -59,12 +59,15 @@ def load_items(data: str | Path | Sequence[str | Path]) -> list[tuple[ProbeItem,
     files = [file for path in paths for file in data_files(path)]
     items, seen = [], {}
     for file in files:
-        for item in read_items(file):
+        for where, record in read_records(file):
+            if not is_item_record(record):
+                raise BlimpgenError(f"{where}: a minimal pair, not a probe item (no {TYPE_KEY!r} field)")
+            item = ProbeItem.from_dict(record, where=where)
             if item.item_id in seen:
-                raise BlimpgenError(f"{file}: item_id {item.item_id!r} repeats (first in {seen[item.item_id]}); "
+                raise BlimpgenError(f"{where}: item_id {item.item_id!r} repeats (first in {seen[item.item_id]}); "
                                     "item ids must be unique across --data")
-            seen[item.item_id] = str(file)
-            items.append((item, str(file)))
+            seen[item.item_id] = where
+            items.append((item, where))
     if not items:
         raise BlimpgenError(f"{', '.join(str(f) for f in files)}: no probe items to evaluate")
     return items
@@ -104,7 +107,8 @@ def evaluate_probes(scorer: Scorer, data: str | Path | Sequence[str | Path], opt
     check_not_all_ties(records, "item", scorer)
     settings = {**scorer.options(), **asdict(options), "probe_method": probe_method(scorer, options),
                 "top_k": sorted(set(options.top_k)), "tie_policy": options.tie,
-                "data": sorted({file for _, file in loaded}), "n_items": len(records), "processes": world,
+                "data": sorted({where.rpartition(":")[0] for _, where in loaded}), "n_items": len(records),
+                "processes": world,
                 "blimpgen_version": __version__}
     settings.pop("tie")
     return ProbeResult(settings, records, summarize_probes(records, options))
