@@ -43,3 +43,31 @@ def test_distributed_two_processes_match_one(blimp_data: Path, tmp_path: Path):
     options = json.loads((double / "results.json").read_text())["options"]
     assert options["processes"] == 2
     shutil.rmtree(model_dir)
+
+
+def test_distributed_error_in_one_shard_stops_every_process(blimp_data: Path, tmp_path: Path):
+    """A pair only process 1 scores is too long for the model: every process reports it and exits
+    cleanly, nothing written. Process 0 used to wait for process 1's records in the gather and
+    then die in it (gloo: a RuntimeError traceback; other backends may wait for ever)."""
+    from .conftest import make_gpt2, make_tokenizer
+
+    tokenizer = make_tokenizer("wordlevel")
+    model_dir = tmp_path / "tiny-gpt2"
+    make_gpt2(tokenizer).save_pretrained(model_dir)
+    tokenizer.save_pretrained(model_dir)
+    data = tmp_path / "long_1.jsonl"
+    long = "The cat " + "is " * 80 + "sleeping ."
+    data.write_text("".join(json.dumps({"sentence_good": good, "sentence_bad": "The cat are sleeping .",
+                                        "UID": "long_1", "pairID": str(i)}) + "\n"
+                            for i, good in enumerate(["The cat is sleeping .", long, "The cat is sleeping ."])))
+    launcher = [sys.executable, "-m", "accelerate.commands.launch", "--multi_gpu", "--num_processes", "2",
+                "--num_machines", "1", "--mixed_precision", "no", "--dynamo_backend", "no"]
+    env = {**os.environ, "CUDA_VISIBLE_DEVICES": "", "OMP_NUM_THREADS": "1"}
+    out = tmp_path / "out"
+    done = subprocess.run([*launcher, str(ENTRY), "eval", "--model", str(model_dir), "--data", str(data), "--device",
+                           "cpu", "--out", str(out)], capture_output=True, text=True, timeout=300, env=env)
+    assert done.returncode != 0  # and no TimeoutExpired: neither process waits forever
+    assert f"error: {data}:2: pair long_1-1: sentence_good is 84 tokens, more than the 64" in done.stderr
+    # no process dies with a traceback of its own ("[rank0]: RuntimeError: ... Connection closed by peer")
+    assert "[rank0]:" not in done.stderr and "[rank1]:" not in done.stderr
+    assert not out.exists()

@@ -34,7 +34,7 @@ from blimpgen.evaluate.probes import (
     summarize_probes,
 )
 from blimpgen.evaluate.checks import check_not_all_ties
-from blimpgen.evaluate.run import _distributed
+from blimpgen.evaluate.run import _distributed, run_shards
 from blimpgen.generators.item import TYPE_KEY, ProbeItem, is_item_record
 from blimpgen.generators.jsonl import atomic_writer, data_files, read_records
 
@@ -99,11 +99,7 @@ def evaluate_probes(scorer: Scorer, data: str | Path | Sequence[str | Path], opt
     loaded = load_items(data)
     items = select_items(loaded, options.limit)
     rank, world, gather = _distributed()
-    records = evaluate_items(scorer, items[rank::world], options, progress)
-    if world > 1:
-        for record, index in zip(records, range(rank, len(items), world)):
-            record["_index"] = index
-        records = sorted(gather(records), key=lambda r: r.pop("_index"))
+    records = run_shards(lambda: evaluate_items(scorer, items[rank::world], options, progress), rank, world, gather)
     check_not_all_ties(records, "item", scorer)
     settings = {**scorer.options(), **asdict(options), "probe_method": probe_method(scorer, options),
                 "top_k": sorted(set(options.top_k)), "tie_policy": options.tie,

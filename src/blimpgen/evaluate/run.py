@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import os
 import sys
@@ -226,11 +227,7 @@ def evaluate(scorer: Scorer, data: str | Path | Sequence[str | Path], options: E
     loaded = load_pairs(data)
     pairs, skipped = select_pairs(loaded, options.method, options.limit)
     rank, world, gather = _distributed()
-    records = evaluate_pairs(scorer, pairs[rank::world], options, progress)
-    if world > 1:
-        for record, index in zip(records, range(rank, len(pairs), world)):
-            record["_index"] = index
-        records = sorted(gather(records), key=lambda r: r.pop("_index"))
+    records = run_shards(lambda: evaluate_pairs(scorer, pairs[rank::world], options, progress), rank, world, gather)
     check_not_all_ties(records, "pair", scorer)
     summary = summarize(Outcome(r["UID"], r["phenomenon"], r["field"], r["correct"]) for r in records)
     files = sorted({_file_of(where) for _, where in loaded})
@@ -254,6 +251,32 @@ def _distributed() -> tuple[int, int, Callable[[list], list]]:
         raise BlimpgenError(f"launched as {os.environ['WORLD_SIZE']} processes but accelerate formed a group of "
                             f"{state.num_processes}; check the launcher's settings")
     return state.process_index, state.num_processes, gather_object
+
+
+def run_shards(work: Callable[[], list[dict[str, Any]]], rank: int, world: int,
+               gather: Callable[[list], list]) -> list[dict[str, Any]]:
+    """This process's records (``work()`` scores shard ``items[rank::world]``), gathered from every
+    process in input order under a distributed launch.
+
+    An error one process meets is raised on every process: had it raised alone, the others
+    would wait for its records in the gather forever.
+
+    Raises:
+        BlimpgenError: the first error any process met (by rank).
+    """
+    if world == 1:
+        return work()
+    try:
+        shard = work()
+        for record, index in zip(shard, itertools.count(rank, world)):
+            record["_index"] = index
+    except BlimpgenError as exc:
+        shard = [{"_error": str(exc)}]
+    gathered = gather(shard)
+    errors = [record["_error"] for record in gathered if "_error" in record]
+    if errors:
+        raise BlimpgenError(errors[0])
+    return sorted(gathered, key=lambda record: record.pop("_index"))
 
 
 def is_main_process() -> bool:
