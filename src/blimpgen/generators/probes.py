@@ -101,8 +101,8 @@ class Probe:
         return fields
 
     def _bug(self, key: tuple, message: str) -> GenerationError:
-        error = self.loaded.error(key, message)
-        return GenerationError(str(error))
+        # a GenerationError that keeps the template's file, line and key
+        return GenerationError.relocated(self.loaded.error(key, message))  # type: ignore[return-value]
 
 
 def resolve_options(loaded: LoadedProbe, given: dict[str, Any]) -> dict[str, Any]:

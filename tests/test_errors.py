@@ -1,0 +1,38 @@
+"""The error hierarchy: callers catch what they can act on, and located errors keep their place."""
+
+from __future__ import annotations
+
+import pytest
+
+from blimpgen.errors import (BlimpgenError, DataError, GenerationError, LexiconError, LocatedError,
+                             MissingDependencyError, ModelLoadError, OptionError, SpecError, UnknownNameError)
+
+
+@pytest.mark.parametrize("cls, builtin", [(OptionError, ValueError), (MissingDependencyError, ImportError),
+                                          (UnknownNameError, KeyError)])
+def test_errors_subclass_the_builtin_they_resemble(cls: type, builtin: type) -> None:
+    assert issubclass(cls, BlimpgenError) and issubclass(cls, builtin)
+
+
+@pytest.mark.parametrize("cls", [SpecError, LexiconError, DataError, GenerationError])
+def test_errors_located_classes_print_file_line_key(cls: type[LocatedError]) -> None:
+    error = cls("no such slot", "spec.yaml", 7, "slots.noun")
+    assert str(error) == "spec.yaml:7: slots.noun: no such slot"
+    assert (error.file, error.line, error.key, str(error.loc)) == ("spec.yaml", 7, "slots.noun", "spec.yaml:7")
+
+
+def test_errors_unlocated_message_is_the_message() -> None:
+    assert str(GenerationError("made 3 of 5 pairs")) == "made 3 of 5 pairs"
+    assert str(DataError("bad record", "data.jsonl", 3)) == "data.jsonl:3: bad record"
+
+
+def test_errors_relocated_keeps_the_location() -> None:
+    spec = SpecError("the answer is not a candidate", "suite.yaml", 12, "answer")
+    error = GenerationError.relocated(spec)
+    assert isinstance(error, GenerationError) and not isinstance(error, SpecError)
+    assert (error.file, error.line, error.key, str(error)) == ("suite.yaml", 12, "answer", str(spec))
+
+
+def test_errors_classes_are_distinct_for_callers() -> None:
+    assert not issubclass(ModelLoadError, (OptionError, DataError))
+    assert not issubclass(DataError, SpecError)
