@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from blimpgen.generators.item import read_items
 from blimpgen.grammar.probe_spec import load_shipped_probes
+from blimpgen.records.jsonl import read_items
 
 from .conftest import make_bert, make_gpt2
 from .test_cli_evaluate import run_cli

@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 
 from blimpgen.errors import BlimpgenError, GenerationError, SpecErrors
 from blimpgen.generators.controls import NONSENSE_ANSWERS, NONSENSE_WORDS, derive
-from blimpgen.generators.item import BLANK, ProbeItem, dumps_item, read_items
 from blimpgen.generators.probes import build_probe, generate_items, generate_items_with_bindings, load_probe_suites
 from blimpgen.grammar.probe_spec import CONTROLS, load_shipped_probes, parse_probe
+from blimpgen.records.item import BLANK, ProbeItem
+from blimpgen.records.jsonl import dumps_record, read_items
 from blimpgen.vocab import load_lexicon
 
 SUITES = sorted(load_shipped_probes())
@@ -135,8 +136,8 @@ def test_answers_are_balanced_enough_that_a_constant_guess_fails(uid, probes) ->
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**31 - 1), uid=st.sampled_from(SUITES))
 def test_same_seed_gives_the_same_bytes(seed, uid, probes) -> None:
-    first = [dumps_item(i) for i in generate_items(probes[uid], 20, seed, tuple(probes[uid].spec.controls))]
-    second = [dumps_item(i) for i in generate_items(probes[uid], 20, seed, tuple(probes[uid].spec.controls))]
+    first = [dumps_record(i) for i in generate_items(probes[uid], 20, seed, tuple(probes[uid].spec.controls))]
+    second = [dumps_record(i) for i in generate_items(probes[uid], 20, seed, tuple(probes[uid].spec.controls))]
     assert first == second
 
 
@@ -144,7 +145,7 @@ def test_same_seed_gives_the_same_bytes(seed, uid, probes) -> None:
 def test_item_json_round_trips(uid, probes, tmp_path) -> None:
     items = list(generate_items(probes[uid], 10, 3, tuple(probes[uid].spec.controls)))
     path = tmp_path / "items.jsonl"
-    path.write_text("".join(dumps_item(i) + "\n" for i in items))
+    path.write_text("".join(dumps_record(i) + "\n" for i in items))
     assert list(read_items(path)) == items
 
 
@@ -321,10 +322,10 @@ def test_reading_a_pair_file_as_items_is_a_located_error(tmp_path) -> None:
 
 
 def test_files_holding_items_are_recognised(tmp_path, probes) -> None:
-    from blimpgen.generators.item import file_holds_items
+    from blimpgen.records.jsonl import file_holds_items
 
     path = tmp_path / "items.jsonl"
-    path.write_text("".join(dumps_item(i) + "\n" for i in generate_items(probes["olmpics_age_comparison"], 3, 0)))
+    path.write_text("".join(dumps_record(i) + "\n" for i in generate_items(probes["olmpics_age_comparison"], 3, 0)))
     assert file_holds_items(path)
     other = tmp_path / "pairs.jsonl"
     other.write_text(json.dumps({"sentence_good": "A.", "sentence_bad": "B.", "UID": "u"}) + "\n")

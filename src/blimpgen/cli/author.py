@@ -57,7 +57,7 @@ def audit_command(uids: tuple[str, ...], all_paradigms: bool, n: int, seed: int,
     """Report shallow cues (exclusive words, length, frequency, bag of words) per paradigm."""
     from blimpgen.generators.audit import audit_paradigm, render_markdown, render_text
     from blimpgen.generators.generate import load_paradigms
-    from blimpgen.generators.jsonl import atomic_writer
+    from blimpgen._io import atomic_writer
 
     if all_paradigms == bool(uids):
         raise click.UsageError("give UID (one or more) or --all")
@@ -79,7 +79,7 @@ def audit_command(uids: tuple[str, ...], all_paradigms: bool, n: int, seed: int,
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Markdown file; stdout when omitted.")
 def reference_command(output: str | None) -> None:
     """Write the spec-language and feature reference (Markdown) from the code and data."""
-    from blimpgen.generators.jsonl import atomic_writer
+    from blimpgen._io import atomic_writer
     from blimpgen.generators.reference import render_reference
 
     text = render_reference()

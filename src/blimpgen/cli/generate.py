@@ -199,7 +199,7 @@ def catalogue_command(output: str | None, paradigm_paths: tuple[str, ...]) -> No
     """Write the paradigm catalogue (Markdown) from the specs."""
     from blimpgen.generators.catalogue import render_catalogue
     from blimpgen.generators.generate import load_paradigms
-    from blimpgen.generators.jsonl import atomic_writer
+    from blimpgen._io import atomic_writer
 
     text = render_catalogue(load_paradigms(None, _paradigm_paths(paradigm_paths)))
     if output is None:

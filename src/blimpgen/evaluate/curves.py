@@ -48,7 +48,7 @@ from blimpgen.evaluate.mlm_head import (
     load_masked_lm_tokenizer,
     prepare_items,
 )
-from blimpgen.generators.item import ProbeItem
+from blimpgen.records.item import ProbeItem
 
 SIZES = (62, 125, 250, 500, 1000, 2000, 4000)
 WEIGHTS = (0.23, 0.20, 0.17, 0.14, 0.11, 0.08, 0.07)
@@ -311,7 +311,7 @@ def write_curve(result: CurveResult, folder: str | Path) -> list[Path]:
     import csv
     import json
 
-    from blimpgen.generators.jsonl import atomic_writer
+    from blimpgen._io import atomic_writer
 
     folder = Path(folder)
     with atomic_writer(folder / "curve.json") as handle:
@@ -334,7 +334,7 @@ def plot_curve(result: CurveResult, path: str | Path) -> Path:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from blimpgen.generators.jsonl import atomic_writer
+    from blimpgen._io import atomic_writer
 
     figure, axis = plt.subplots(figsize=(6.5, 4))
     for curve, style in zip(result.curves(), ["-", "--"]):
@@ -378,7 +378,7 @@ def run_learning_curve(model: str, train: str | Path, eval_path: str | Path | No
     Raises:
         BlimpgenError: one line, for unreadable files, bad items or options, or an unsuitable model.
     """
-    from blimpgen.generators.item import read_items
+    from blimpgen.records.jsonl import read_items
 
     if out is not None and Path(out).exists() and not Path(out).is_dir():
         raise BlimpgenError(f"{out}: exists and is not a folder")

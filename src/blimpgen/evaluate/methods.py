@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from blimpgen.errors import BlimpgenError
 from blimpgen.evaluate.base import Query
-from blimpgen.generators.pair import MinimalPair
+from blimpgen.records.pair import MinimalPair
 
 METHODS = {"full-sentence": "simple_LM_method", "one-prefix": "one_prefix_method",
            "two-prefix": "two_prefix_method"}

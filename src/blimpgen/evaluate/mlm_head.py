@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from blimpgen.errors import BlimpgenError
-from blimpgen.generators.item import ProbeItem
+from blimpgen.records.item import ProbeItem
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from blimpgen import __version__
+from blimpgen._io import atomic_writer, data_files
 from blimpgen.errors import BlimpgenError
 from blimpgen.evaluate.base import Scorer
 from blimpgen.evaluate.probes import (
@@ -33,8 +34,8 @@ from blimpgen.evaluate.probes import (
     summarize_probes,
 )
 from blimpgen.evaluate.run import _distributed
-from blimpgen.generators.item import ProbeItem, read_items
-from blimpgen.generators.jsonl import atomic_writer, data_files
+from blimpgen.records.item import ProbeItem
+from blimpgen.records.jsonl import read_items
 
 
 @dataclass

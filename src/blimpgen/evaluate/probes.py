@@ -46,7 +46,7 @@ from blimpgen.evaluate.metrics import (
     mean_interval,
     wilson_interval,
 )
-from blimpgen.generators.item import ProbeItem
+from blimpgen.records.item import ProbeItem
 
 PROBE_METHODS = ("blank", "sentence")
 CHUNK_ITEMS = 4096  # items handed to a scorer at once

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from blimpgen._io import atomic_writer
 from blimpgen.errors import BlimpgenError
-from blimpgen.generators.jsonl import atomic_writer
 
 
 @dataclass(frozen=True)

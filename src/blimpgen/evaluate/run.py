@@ -29,15 +29,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from blimpgen import __version__
+from blimpgen._io import atomic_writer, data_files
 from blimpgen.errors import BlimpgenError
 from blimpgen.evaluate.base import Scorer
 from blimpgen.evaluate.methods import check_method, make_queries, method_applies
 from blimpgen.evaluate.metrics import TIE_POLICIES, Outcome, judge, summarize
 from blimpgen.evaluate.reductions import check_reduction, reduce_scores
 from blimpgen.evaluate.scorers.unigram import UnigramModel, read_corpus_lines
-from blimpgen.generators.item import file_holds_items
-from blimpgen.generators.jsonl import atomic_writer, data_files, read_pairs
-from blimpgen.generators.pair import MinimalPair
+from blimpgen.records.jsonl import file_holds_items, read_pairs
+from blimpgen.records.pair import MinimalPair
 
 if TYPE_CHECKING:
     from blimpgen.evaluate.probe_run import ProbeResult

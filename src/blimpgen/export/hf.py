@@ -31,13 +31,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from blimpgen._io import atomic_directory, data_files
 from blimpgen.errors import BlimpgenError
 from blimpgen.export import card as dataset_card
-from blimpgen.export._atomic import atomic_directory
 from blimpgen.export._deps import require
-from blimpgen.generators.jsonl import data_files, read_pairs
-from blimpgen.generators.pair import (BLIMP_FIELDS, ONE_PREFIX_FIELDS, PROVENANCE_FIELDS,
-                                      TWO_PREFIX_FIELDS, MinimalPair)
+from blimpgen.records.jsonl import read_pairs
+from blimpgen.records.pair import BLIMP_FIELDS, ONE_PREFIX_FIELDS, PROVENANCE_FIELDS, TWO_PREFIX_FIELDS, MinimalPair
 
 COLUMNS = BLIMP_FIELDS + ONE_PREFIX_FIELDS + TWO_PREFIX_FIELDS + PROVENANCE_FIELDS
 BOOL_COLUMNS = ("simple_LM_method", "one_prefix_method", "two_prefix_method", "lexically_identical")

@@ -23,9 +23,9 @@ from typing import Any
 
 import yaml
 
+from blimpgen._io import atomic_directory
 from blimpgen.errors import BlimpgenError
 from blimpgen.export import card as dataset_card
-from blimpgen.export._atomic import atomic_directory
 
 DEFAULT_GROUP = "blimpgen"
 # First line of every file we write: marks a folder as ours for --overwrite.

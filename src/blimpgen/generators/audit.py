@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 
 from blimpgen.errors import GenerationError
 from blimpgen.generators.generate import generate
-from blimpgen.generators.pair import MinimalPair
 from blimpgen.generators.paradigm import Paradigm
+from blimpgen.records.pair import MinimalPair
 
 TOKEN_RE = re.compile(r"[A-Za-z0-9']+")
 DEFAULT_THRESHOLD = 0.9

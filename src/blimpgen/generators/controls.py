@@ -23,7 +23,7 @@ import re
 from dataclasses import replace
 
 from blimpgen.errors import GenerationError
-from blimpgen.generators.item import BLANK, ProbeItem
+from blimpgen.records.item import BLANK, ProbeItem
 
 # Nonsense words: candidate i of a no-language item becomes NONSENSE_ANSWERS[i]; key word i of
 # a suite becomes NONSENSE_WORDS[i]. Pronounceable, not English words, and not one another.

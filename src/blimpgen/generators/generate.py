@@ -17,13 +17,14 @@ from pathlib import Path
 from typing import Any
 
 from blimpgen import __version__
+from blimpgen._io import atomic_writer
 from blimpgen.errors import GenerationError
-from blimpgen.generators.jsonl import atomic_writer, dumps_pair
 from blimpgen.generators.kinds.base import Bindings
-from blimpgen.generators.pair import MinimalPair
 from blimpgen.generators.paradigm import DeadEnd, Paradigm, build_paradigm, paradigm_rng, provenance
 from blimpgen.grammar.loader import LoadedSpec, load_shipped_specs, load_specs
 from blimpgen.grammar.templates import RenderDeadEnd
+from blimpgen.records.jsonl import dumps_record
+from blimpgen.records.pair import MinimalPair
 from blimpgen.vocab.lexicon import Lexicon, load_lexicon
 
 # Attempts allowed per requested pair, plus a floor; and failures in a row before giving up.
@@ -159,12 +160,12 @@ def write_jsonl(paradigm: Paradigm, n: int, seed: int, out: Path | str | None, p
     count = 0
     if out is None:
         for pair in pairs:
-            sys.stdout.write(dumps_pair(pair) + "\n")
+            sys.stdout.write(dumps_record(pair) + "\n")
             count += 1
         sys.stdout.flush()
         return count
     with atomic_writer(out) as handle:
         for pair in pairs:
-            handle.write(dumps_pair(pair) + "\n")
+            handle.write(dumps_record(pair) + "\n")
             count += 1
     return count

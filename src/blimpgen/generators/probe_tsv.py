@@ -26,10 +26,11 @@ import re
 from pathlib import Path
 
 from blimpgen import __version__
+from blimpgen._io import atomic_writer
 from blimpgen.errors import BlimpgenError
-from blimpgen.generators.item import BLANK, ProbeItem, dumps_item
-from blimpgen.generators.jsonl import atomic_writer
 from blimpgen.grammar.templates import article
+from blimpgen.records.item import BLANK, ProbeItem
+from blimpgen.records.jsonl import dumps_record
 
 COLUMNS = ("id", "context", "good", "bad", "expected", "candidates", "answer", "group", "arguments")
 ARTICLE_RE = re.compile(r"\b([Aa])\(n\)(?=\s+\[MASK\])")
@@ -142,5 +143,5 @@ def import_probe_tsv(path: Path | str, out: Path | str, suite: str | None = None
     items = read_probe_tsv(path, suite, phenomenon, field)
     with atomic_writer(out) as handle:
         for item in items:
-            handle.write(dumps_item(item) + "\n")
+            handle.write(dumps_record(item) + "\n")
     return len(items)

@@ -15,16 +15,17 @@ from pathlib import Path
 from typing import Any
 
 from blimpgen import __version__
+from blimpgen._io import atomic_writer
 from blimpgen.errors import GenerationError, SpecErrors, UnknownNameError, did_you_mean
 from blimpgen.generators.controls import derive
 from blimpgen.generators.generate import Attempts
-from blimpgen.generators.item import BLANK, ProbeItem, dumps_item
-from blimpgen.generators.jsonl import atomic_writer
 from blimpgen.generators.kinds.base import Bindings
 from blimpgen.generators.paradigm import (DeadEnd, build_slots, finish_fragment, finish_sentence, paradigm_rng,
                                           provenance, sample_slots, slot_violations)
 from blimpgen.grammar.probe_spec import LoadedProbe, load_probes, load_shipped_probes
 from blimpgen.grammar.templates import make_environment, used_variables
+from blimpgen.records.item import BLANK, ProbeItem
+from blimpgen.records.jsonl import dumps_record
 from blimpgen.vocab.lexicon import Lexicon, load_lexicon
 
 class Probe:
@@ -216,13 +217,13 @@ def write_items(probe: Probe, n: int, seed: int, out: Path | str | None, control
     items = generate_items(probe, n, seed, controls)
     if out is None:
         for item in items:
-            sys.stdout.write(dumps_item(item) + "\n")
+            sys.stdout.write(dumps_record(item) + "\n")
             count += 1
         sys.stdout.flush()
         return count
     with atomic_writer(out) as handle:
         for item in items:
-            handle.write(dumps_item(item) + "\n")
+            handle.write(dumps_record(item) + "\n")
             count += 1
     return count
 

@@ -29,8 +29,8 @@ from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
 
+from blimpgen._yaml import load_yaml_text
 from blimpgen.errors import LexiconError, SpecError, SpecErrors, did_you_mean
-from blimpgen.grammar.loader import read_yaml
 from blimpgen.vocab.features import FeatureInventory, load_inventory
 from blimpgen.vocab.lexicon import Lexicon, build_lexicon, load_lexicon
 
@@ -69,7 +69,7 @@ def parse_yaml_overlay(text: str, file: str, inventory: FeatureInventory) -> tup
     Raises:
         SpecErrors: every structural problem, each ``file:line: key: message``.
     """
-    raw, table = read_yaml(text, file)
+    raw, table = load_yaml_text(text, file)
     if raw is None:
         return inventory, ""
     if not isinstance(raw, dict):

@@ -16,7 +16,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
 from blimpgen._yaml import LineTable, key_path_str, load_yaml_text
@@ -56,7 +55,7 @@ def parse_spec(text: str, file: str) -> LoadedSpec:
     Raises:
         SpecErrors: every problem found, each ``file:line: key: message``.
     """
-    raw, table = read_yaml(text, file)
+    raw, table = load_yaml_text(text, file)
     if not isinstance(raw, dict):
         raise SpecErrors([SpecError("a paradigm spec must be a YAML mapping (uid: ..., slots: ...)", file, 1)])
     try:
@@ -86,26 +85,6 @@ def parse_spec(text: str, file: str) -> LoadedSpec:
         raise SpecErrors(errors)
     sha = hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
     return LoadedSpec(spec, file, table, sha, identical)
-
-
-def read_yaml(text: str, file: str) -> tuple[Any, LineTable]:
-    """``load_yaml_text``, also turning the YAML reader's errors into a located SpecError.
-
-    PyYAML's reader rejects control characters (NUL, ...) while the loader is being built,
-    outside ``load_yaml_text``'s error handling; that escaped as a ``ReaderError`` traceback.
-    An integer literal of more than 4300 digits escaped as a ``ValueError``.
-    """
-    try:
-        return load_yaml_text(text, file)
-    except ValueError as exc:  # Python refuses to convert integers of more than 4300 digits
-        found = re.search(r"\d{4300,}", text)
-        line = text.count("\n", 0, found.start()) + 1 if found else 0
-        raise SpecError(f"YAML error: number too long ({str(exc).split(':')[0]})", file, line) from None
-    except yaml.YAMLError as exc:
-        position = getattr(exc, "position", 0) or 0
-        line = text.count("\n", 0, position) + 1
-        problem = str(exc).split("\n")[0]
-        raise SpecError(f"YAML error: {problem}", file, line) from None
 
 
 def _variant_problems(variant: Any, table: LineTable) -> list[SpecError]:

@@ -37,10 +37,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from blimpgen._yaml import LineTable, key_path_str
+from blimpgen._yaml import LineTable, key_path_str, load_yaml_text
 from blimpgen.errors import SpecError, SpecErrors, did_you_mean
 from blimpgen.grammar import templates
-from blimpgen.grammar.loader import is_probe_file, pydantic_errors, read_yaml, user_spec_files
+from blimpgen.grammar.loader import is_probe_file, pydantic_errors, user_spec_files
 from blimpgen.grammar.spec import Variant, check_slots, check_uid
 
 SHIPPED = "blimpgen.grammar"
@@ -193,7 +193,7 @@ def parse_probe(text: str, file: str) -> LoadedProbe:
     Raises:
         SpecErrors: every problem found, each ``file:line: key: message``.
     """
-    raw, table = read_yaml(text, file)
+    raw, table = load_yaml_text(text, file)
     if not isinstance(raw, dict):
         raise SpecErrors([SpecError("a probe suite must be a YAML mapping (uid: ..., item: ...)", file, 1)])
     try:

@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from blimpgen import __version__
+from blimpgen._io import atomic_writer, data_files
 from blimpgen.errors import BlimpgenError, SpecError
-from blimpgen.generators.jsonl import atomic_writer, data_files, read_pairs
+from blimpgen.records.jsonl import read_pairs
 from blimpgen.validate.design import KINDS, BatchOptions, Design, Hit, Item, design_batch
 from blimpgen.validate.page import DEFAULT_TITLE, fill, hit_values, placeholders, question_xml, render_page
 from blimpgen.validate.properties import HitProperties, estimate_cost

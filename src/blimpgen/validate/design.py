@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from urllib.parse import quote, unquote
 
 from blimpgen.errors import BlimpgenError
-from blimpgen.generators.pair import MinimalPair
+from blimpgen.records.pair import MinimalPair
 from blimpgen.validate.attention import make_checks
 from blimpgen.validate.balance import balanced_orientation
 

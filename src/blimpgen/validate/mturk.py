@@ -18,8 +18,8 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from blimpgen._io import atomic_writer
 from blimpgen.errors import BlimpgenError
-from blimpgen.generators.jsonl import atomic_writer
 from blimpgen.validate.batch import load_batch
 from blimpgen.validate.simulate import Submission, write_results
 

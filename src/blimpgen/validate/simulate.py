@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from blimpgen._io import atomic_writer
 from blimpgen.errors import BlimpgenError
-from blimpgen.generators.jsonl import atomic_writer
 from blimpgen.validate.batch import BATCH_FILE, LoadedBatch, load_batch
 from blimpgen.validate.page import ELAPSED_FIELD, HIT_FIELD, HONEYPOT_FIELD, NATIVE_FIELD, QUESTION_PREFIX
 

@@ -281,7 +281,7 @@ class NgramScorer(Scorer):
 def train_ngram_file(corpus: Path | str, output: Path | str, order: int = 5, discount: float = 0.75,
                      unk_cutoff: int = 2, corpus_format: str = "text", lowercase: bool = True) -> ArpaModel:
     """Train a Kneser-Ney model on a corpus and write it atomically as ARPA (``blimpgen ngram train``)."""
-    from blimpgen.generators.jsonl import atomic_writer
+    from blimpgen._io import atomic_writer
 
     model = train_kneser_ney(read_sentences(corpus, corpus_format, lowercase), order, discount, unk_cutoff)
     with atomic_writer(output) as handle:
