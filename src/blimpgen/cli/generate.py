@@ -10,15 +10,15 @@ import click
 PARADIGM_PATH_ENV = "BLIMPGEN_PARADIGM_PATH"
 
 
-def _paradigm_paths(paths: tuple[str, ...]) -> tuple[str, ...]:
+def paradigm_folders(paths: tuple[str, ...]) -> tuple[str, ...]:
     from blimpgen.grammar.loader import entry_point_paradigm_paths
 
     env = os.environ.get(PARADIGM_PATH_ENV, "")
     return tuple(paths) + tuple(p for p in env.split(os.pathsep) if p) + entry_point_paradigm_paths()
 
 
-def _lexicon(overlays: tuple[str, ...]):  # noqa: ANN202 - a Lexicon, imported lazily
-    from blimpgen.generators.sources import load_lexicon_with_overlays, overlay_paths
+def overlaid_lexicon(overlays: tuple[str, ...]):  # noqa: ANN202 - a Lexicon, imported lazily
+    from blimpgen.vocab.overlays import load_lexicon_with_overlays, overlay_paths
 
     return load_lexicon_with_overlays(overlay_paths(overlays))
 
@@ -42,8 +42,8 @@ def list_command(phenomenon: str | None, paradigm_paths: tuple[str, ...], overla
     from blimpgen.grammar.probe_spec import load_probes, load_shipped_probes
 
     if overlays or os.environ.get("BLIMPGEN_LEXICON_OVERLAY"):
-        _lexicon(overlays)  # report overlay errors here too
-    paths = _paradigm_paths(paradigm_paths)
+        overlaid_lexicon(overlays)  # report overlay errors here too
+    paths = paradigm_folders(paradigm_paths)
     specs = load_specs(paths) if paths else load_shipped_specs()
     probes = load_probes(paths) if paths else load_shipped_probes()
     rows = [s.spec for s in specs.values() if phenomenon in (None, s.spec.linguistics_term)]
@@ -125,11 +125,11 @@ def gen_command(uids: tuple[str, ...], all_paradigms: bool, all_probes: bool, n:
         raise click.UsageError("give --paradigm UID (one or more), --all or --all-probes")
     if output and out_dir:
         raise click.UsageError("give either -o/--output or --out-dir, not both")
-    paths = _paradigm_paths(paradigm_paths)
+    paths = paradigm_folders(paradigm_paths)
     pair_uids, probe_uids = _split_names(uids, paths)
     if (probe_options or controls) and not (probe_uids or all_probes):
         raise click.UsageError("--option and --control apply to probe suites only")
-    lexicon = _lexicon(overlays)
+    lexicon = overlaid_lexicon(overlays)
     paradigms = []
     if all_paradigms or pair_uids:
         paradigms = load_paradigms(None if all_paradigms else pair_uids, paths, lexicon)
@@ -172,19 +172,19 @@ def show_command(uid: str, n: int, seed: int, paradigm_paths: tuple[str, ...], o
     from blimpgen.grammar.loader import load_shipped_specs, load_specs
     from blimpgen.grammar.probe_spec import load_probes, load_shipped_probes
 
-    paths = _paradigm_paths(paradigm_paths)
+    paths = paradigm_folders(paradigm_paths)
     if uid not in (load_specs(paths) if paths else load_shipped_specs()) and \
             uid in (load_probes(paths) if paths else load_shipped_probes()):
         from blimpgen.generators.probes import generate_items, load_probe_suites
 
-        (probe,) = load_probe_suites([uid], paths, _lexicon(overlays))
+        (probe,) = load_probe_suites([uid], paths, overlaid_lexicon(overlays))
         spec = probe.spec
         click.echo(f"{spec.uid} ({spec.linguistics_term}, {spec.item}): {spec.description}")
         for item in generate_items(probe, n, seed):
             click.echo(f"  {item.context}   [{' / '.join(item.candidates)}] -> {item.answer}"
                        + (f"   expected: {', '.join(item.expected)}" if item.expected else ""))
         return
-    (paradigm,) = load_paradigms([uid], paths, _lexicon(overlays))
+    (paradigm,) = load_paradigms([uid], paths, overlaid_lexicon(overlays))
     spec = paradigm.spec
     click.echo(f"{spec.uid} ({spec.linguistics_term}, {spec.field}): {spec.description}")
     for pair in generate(paradigm, n, seed):
@@ -197,11 +197,11 @@ def show_command(uid: str, n: int, seed: int, paradigm_paths: tuple[str, ...], o
 @paradigm_path_option
 def catalogue_command(output: str | None, paradigm_paths: tuple[str, ...]) -> None:
     """Write the paradigm catalogue (Markdown) from the specs."""
-    from blimpgen.generators.catalogue import render_catalogue
+    from blimpgen.authoring.catalogue import render_catalogue
     from blimpgen.generators.generate import load_paradigms
     from blimpgen._io import atomic_writer
 
-    text = render_catalogue(load_paradigms(None, _paradigm_paths(paradigm_paths)))
+    text = render_catalogue(load_paradigms(None, paradigm_folders(paradigm_paths)))
     if output is None:
         click.echo(text, nl=False)
         return

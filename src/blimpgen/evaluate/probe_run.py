@@ -24,6 +24,7 @@ from blimpgen import __version__
 from blimpgen._io import atomic_writer, data_files
 from blimpgen.errors import BlimpgenError
 from blimpgen.evaluate.base import Scorer
+from blimpgen.evaluate.distributed import distributed
 from blimpgen.evaluate.probes import (
     ProbeOptions,
     check_probe_options,
@@ -33,7 +34,6 @@ from blimpgen.evaluate.probes import (
     suite_name,
     summarize_probes,
 )
-from blimpgen.evaluate.run import _distributed
 from blimpgen.records.item import ProbeItem
 from blimpgen.records.jsonl import read_items
 
@@ -94,7 +94,7 @@ def evaluate_probes(scorer: Scorer, data: str | Path | Sequence[str | Path], opt
     check_probe_options(options)
     loaded = load_items(data)
     items = select_items(loaded, options.limit)
-    rank, world, gather = _distributed()
+    rank, world, gather = distributed()
     records = evaluate_items(scorer, items[rank::world], options, progress)
     if world > 1:
         for record, index in zip(records, range(rank, len(items), world)):

@@ -1,6 +1,6 @@
 """Cloze probes: multiple-choice accuracy, top-k accuracy and sensitivity, per item and per suite.
 
-Every item gets (see :class:`~blimpgen.generators.item.ProbeItem`):
+Every item gets (see :class:`~blimpgen.records.item.ProbeItem`):
 
 * **multiple-choice accuracy** (oLMpics' zero-shot setting), by ``probe_method``:
   ``blank`` restricts the distribution at the blank to the K candidates (a log-softmax of

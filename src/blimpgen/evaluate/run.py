@@ -10,7 +10,7 @@ everything is scored, each atomically, so a failed run leaves no partial result)
 Under ``accelerate launch`` (or any launcher that sets ``WORLD_SIZE``) every process scores
 its own shard of the pairs; results are gathered and the main process writes them.
 
-Data whose records are probe items (:mod:`blimpgen.generators.item`) is evaluated as probes
+Data whose records are probe items (:mod:`blimpgen.records.item`) is evaluated as probes
 by :mod:`blimpgen.evaluate.probe_run` (``items.jsonl`` instead of ``pairs.jsonl``). One run
 evaluates one kind: ``--data`` that mixes pair files and item files is an error, since the
 two kinds have different result tables and one ``results.json`` holds one of them.
@@ -32,6 +32,7 @@ from blimpgen import __version__
 from blimpgen._io import atomic_writer, data_files
 from blimpgen.errors import BlimpgenError
 from blimpgen.evaluate.base import Scorer
+from blimpgen.evaluate.distributed import distributed
 from blimpgen.evaluate.methods import check_method, make_queries, method_applies
 from blimpgen.evaluate.metrics import TIE_POLICIES, Outcome, judge, summarize
 from blimpgen.evaluate.reductions import check_reduction, reduce_scores
@@ -180,7 +181,7 @@ def evaluate(scorer: Scorer, data: str | Path | Sequence[str | Path], options: E
     check_options(options)
     loaded = load_pairs(data)
     pairs, skipped = select_pairs(loaded, options.method, options.limit)
-    rank, world, gather = _distributed()
+    rank, world, gather = distributed()
     records = evaluate_pairs(scorer, pairs[rank::world], options, progress)
     if world > 1:
         for record, index in zip(records, range(rank, len(pairs), world)):
@@ -193,21 +194,6 @@ def evaluate(scorer: Scorer, data: str | Path | Sequence[str | Path], options: E
                 "blimpgen_version": __version__}
     settings.pop("tie")
     return EvalResult(settings, records, summary, skipped)
-
-
-def _distributed() -> tuple[int, int, Callable[[list], list]]:
-    if int(os.environ.get("WORLD_SIZE", "1")) <= 1:
-        return 0, 1, lambda items: items
-    import torch
-    from accelerate import PartialState
-    from accelerate.utils import gather_object
-
-    # without a GPU, accelerate only forms a process group (gloo) when told to use the CPU
-    state = PartialState(cpu=not torch.cuda.is_available())
-    if state.num_processes != int(os.environ["WORLD_SIZE"]):
-        raise BlimpgenError(f"launched as {os.environ['WORLD_SIZE']} processes but accelerate formed a group of "
-                            f"{state.num_processes}; check the launcher's settings")
-    return state.process_index, state.num_processes, gather_object
 
 
 def is_main_process() -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from pydantic import ValidationError
@@ -25,6 +26,7 @@ from blimpgen.vocab.lexeme import Word
 from blimpgen.vocab.lexicon import Lexicon
 
 SPACES_RE = re.compile(r"\s+")
+TOKEN_RE = re.compile(r"[A-Za-z0-9']+")
 BEFORE_PUNCT_RE = re.compile(r"\s+([.,?!;:])")
 
 
@@ -219,3 +221,34 @@ def build_slots(loaded: LoadedSpec, variant: Variant, lexicon: Lexicon) -> tuple
 def paradigm_rng(seed: int, uid: str) -> random.Random:
     """The RNG of one paradigm: depends on the seed and UID only (stable across runs)."""
     return random.Random(f"blimpgen:{seed}:{uid}")
+
+
+def _tokens(text: str) -> list[str]:
+    return [t.lower() for t in TOKEN_RE.findall(text)]
+
+
+def allowed_tokens(paradigm: Paradigm, bindings: dict) -> set[str]:
+    """Tokens allowed to differ: contrast words, and every form of every word in contrast slots."""
+    allowed: set[str] = set()
+    for item in paradigm.contrast(bindings):
+        if item not in bindings:
+            allowed.add(item.lower())
+            continue
+        value = bindings[item]
+        allowed.update(_tokens(str(value)))
+        for text in getattr(value, "values", {}).values():  # linked choices: every alternative
+            allowed.update(_tokens(text))
+        words = [value] if isinstance(value, Word) else [w for _, w in value.words()] if isinstance(value, Phrase) else []
+        for word in words:
+            for form in paradigm.lexicon.forms(word):
+                allowed.update(_tokens(form.text))
+            if word.get("article"):
+                allowed.update({"a", "an"})
+    return allowed
+
+
+def contrast_leaks(paradigm: Paradigm, bindings: dict, good: str, bad: str) -> list[str]:
+    """Tokens in which good and bad differ that the contrast does not allow (sorted)."""
+    good_tokens, bad_tokens = Counter(_tokens(good)), Counter(_tokens(bad))
+    differing = set((good_tokens - bad_tokens) + (bad_tokens - good_tokens))
+    return sorted(differing - allowed_tokens(paradigm, bindings))

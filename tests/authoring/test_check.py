@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from blimpgen.generators.check import check_paradigms, estimate_capacity, spec_files
+from blimpgen.authoring.check import check_paradigms, estimate_capacity, spec_files
 from blimpgen.errors import SpecErrors
 
 
