@@ -10,7 +10,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from blimpgen.cli import cli
-from blimpgen.grammar.probe_spec import CONTROLS, load_shipped_probes
+from blimpgen.grammar import ProbeSpec, load_shipped_specs
+from blimpgen.records.item import CONTROLS
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "probes" / "items.tsv"
 
@@ -32,7 +33,7 @@ def test_list_shows_every_probe_suite_after_the_paradigms() -> None:
     lines = result.output.splitlines()
     start = lines.index("probe suites (items, not pairs):")
     listed = {line.split()[0] for line in lines[start + 1:]}
-    assert listed == set(load_shipped_probes())
+    assert listed == set(load_shipped_specs(ProbeSpec))
     assert any(line.startswith("determiner_noun_agreement_1") for line in lines[:start])
 
 

@@ -20,7 +20,9 @@ from jinja2 import TemplateError
 from blimpgen.errors import SpecError, SpecErrors
 from blimpgen.generators.generate import Attempts
 from blimpgen.generators.paradigm import BRANCH, Paradigm, build_paradigm, contrast_leaks, paradigm_rng
-from blimpgen.grammar.loader import LoadedSpec, parse_spec, shipped_spec_files, user_spec_files
+from blimpgen.grammar import discovery
+from blimpgen.grammar.loader import load_documents
+from blimpgen.grammar.spec import ParadigmSpec
 from blimpgen.grammar.templates import RenderDeadEnd
 from blimpgen.vocab.lexicon import Lexicon
 
@@ -58,35 +60,12 @@ def spec_files(paths: tuple[str | Path, ...]) -> list[tuple[str, Path]]:
     found: list[tuple[str, Path]] = []
     for path in map(Path, paths):
         if path.is_dir():
-            found.extend(user_spec_files(path))
+            found.extend(discovery.spec_files(path))
         elif path.is_file():
             found.append((str(path), path))
         else:
             raise SpecErrors([SpecError("no such file or folder", str(path))])
     return found
-
-
-def load_all(files: list[tuple[str, object]], problems: list[SpecError]) -> dict[str, LoadedSpec]:
-    """Parse every file, appending problems (including duplicate UIDs) instead of stopping."""
-    specs: dict[str, LoadedSpec] = {}
-    for display, entry in files:
-        try:
-            loaded = parse_spec(entry.read_text(encoding="utf-8"), display)  # type: ignore[attr-defined]
-        except SpecErrors as exc:
-            problems.extend(exc.errors)
-            continue
-        except (OSError, UnicodeDecodeError) as exc:
-            problems.append(SpecError(f"cannot read file: {exc.__class__.__name__}", display))
-            continue
-        uid = loaded.spec.uid
-        expected = display.rsplit("/", 1)[-1].removesuffix(".yaml")
-        if uid in specs:
-            problems.append(loaded.error(("uid",), f"duplicate UID {uid!r} (also in {specs[uid].file})"))
-        elif expected != uid:
-            problems.append(loaded.error(("uid",), f"uid {uid!r} must match the file name {expected}.yaml"))
-        else:
-            specs[uid] = loaded
-    return specs
 
 
 def check_paradigms(paths: tuple[str | Path, ...], lexicon: Lexicon, n: int = 1000,
@@ -97,11 +76,11 @@ def check_paradigms(paths: tuple[str | Path, ...], lexicon: Lexicon, n: int = 10
     """
     report = CheckReport()
     user = spec_files(paths)
-    shipped = shipped_spec_files()
-    specs = load_all(shipped + user, report.problems)
+    shipped = discovery.shipped_spec_files()
+    specs = load_documents(shipped + user, report.problems)
     targets = {display for display, _ in (user if paths else shipped)}
     for uid, loaded in specs.items():
-        if loaded.file not in targets:
+        if loaded.file not in targets or not isinstance(loaded.spec, ParadigmSpec):
             continue
         try:
             paradigm = build_paradigm(loaded, lexicon)

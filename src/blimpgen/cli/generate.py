@@ -11,7 +11,7 @@ PARADIGM_PATH_ENV = "BLIMPGEN_PARADIGM_PATH"
 
 
 def paradigm_folders(paths: tuple[str, ...]) -> tuple[str, ...]:
-    from blimpgen.grammar.loader import entry_point_paradigm_paths
+    from blimpgen.grammar.discovery import entry_point_paradigm_paths
 
     env = os.environ.get(PARADIGM_PATH_ENV, "")
     return tuple(paths) + tuple(p for p in env.split(os.pathsep) if p) + entry_point_paradigm_paths()
@@ -39,13 +39,13 @@ lexicon_overlay_option = click.option(
 def list_command(phenomenon: str | None, paradigm_paths: tuple[str, ...], overlays: tuple[str, ...]) -> None:
     """List paradigms, then probe suites: UID, phenomenon, field, one-line description."""
     from blimpgen.grammar.loader import load_shipped_specs, load_specs
-    from blimpgen.grammar.probe_spec import load_probes, load_shipped_probes
+    from blimpgen.grammar.probe_spec import ProbeSpec
 
     if overlays or os.environ.get("BLIMPGEN_LEXICON_OVERLAY"):
         overlaid_lexicon(overlays)  # report overlay errors here too
     paths = paradigm_folders(paradigm_paths)
     specs = load_specs(paths) if paths else load_shipped_specs()
-    probes = load_probes(paths) if paths else load_shipped_probes()
+    probes = load_specs(paths, ProbeSpec) if paths else load_shipped_specs(ProbeSpec)
     rows = [s.spec for s in specs.values() if phenomenon in (None, s.spec.linguistics_term)]
     probe_rows = [p.spec for p in probes.values() if phenomenon in (None, p.spec.linguistics_term)]
     if not rows and not probe_rows:
@@ -72,13 +72,13 @@ def _split_names(uids: tuple[str, ...], paths: tuple[str, ...]) -> tuple[list[st
     """
     from blimpgen.errors import UnknownNameError
     from blimpgen.grammar.loader import load_shipped_specs, load_specs
-    from blimpgen.grammar.probe_spec import load_probes, load_shipped_probes
+    from blimpgen.grammar.probe_spec import ProbeSpec
 
     specs = load_specs(paths) if paths else load_shipped_specs()
     others = [u for u in uids if u not in specs]
     if not others:
         return list(uids), []
-    probes = load_probes(paths) if paths else load_shipped_probes()
+    probes = load_specs(paths, ProbeSpec) if paths else load_shipped_specs(ProbeSpec)
     unknown = [u for u in others if u not in probes]
     if unknown:
         raise UnknownNameError("paradigm or probe suite", unknown[0], [*specs, *probes])
@@ -170,11 +170,11 @@ def show_command(uid: str, n: int, seed: int, paradigm_paths: tuple[str, ...], o
     """Preview a paradigm: the good sentence, then the bad one starred (probe suites: items)."""
     from blimpgen.generators.generate import generate, load_paradigms
     from blimpgen.grammar.loader import load_shipped_specs, load_specs
-    from blimpgen.grammar.probe_spec import load_probes, load_shipped_probes
+    from blimpgen.grammar.probe_spec import ProbeSpec
 
     paths = paradigm_folders(paradigm_paths)
     if uid not in (load_specs(paths) if paths else load_shipped_specs()) and \
-            uid in (load_probes(paths) if paths else load_shipped_probes()):
+            uid in (load_specs(paths, ProbeSpec) if paths else load_shipped_specs(ProbeSpec)):
         from blimpgen.generators.probes import generate_items, load_probe_suites
 
         (probe,) = load_probe_suites([uid], paths, overlaid_lexicon(overlays))

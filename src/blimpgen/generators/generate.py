@@ -100,7 +100,7 @@ def generate_with_bindings(paradigm: Paradigm, n: int, seed: int = 0) -> Iterato
     common = dict(field=spec.field, linguistics_term=spec.linguistics_term, UID=spec.uid,
                   simple_LM_method=spec.simple_LM_method, one_prefix_method=spec.one_prefix_method,
                   two_prefix_method=spec.two_prefix_method,
-                  lexically_identical=paradigm.loaded.lexically_identical, seed=seed,
+                  lexically_identical=paradigm.lexically_identical, seed=seed,
                   lexicon_hash=paradigm.lexicon.fingerprint, spec_hash=paradigm.loaded.sha,
                   blimpgen_version=__version__)
     while made < n:

@@ -93,6 +93,7 @@ class Paradigm:
         self.uid = loaded.spec.uid
         self.lexicon = lexicon
         self.bodies = bodies
+        self.lexically_identical = loaded.spec.lexically_identical()
 
     def body(self, bindings: Bindings) -> Body:
         """The body a set of bindings was sampled from."""

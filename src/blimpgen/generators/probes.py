@@ -22,7 +22,8 @@ from blimpgen.generators.generate import Attempts
 from blimpgen.generators.kinds.base import Bindings
 from blimpgen.generators.paradigm import (DeadEnd, build_slots, finish_fragment, finish_sentence, paradigm_rng,
                                           provenance, sample_slots, slot_violations)
-from blimpgen.grammar.probe_spec import LoadedProbe, load_probes, load_shipped_probes
+from blimpgen.grammar.loader import LoadedSpec, load_shipped_specs, load_specs
+from blimpgen.grammar.probe_spec import ProbeSpec
 from blimpgen.grammar.templates import make_environment, used_variables
 from blimpgen.records.item import BLANK, ProbeItem
 from blimpgen.records.jsonl import dumps_record
@@ -36,7 +37,7 @@ class Probe:
         options: the option values in force (defaults overridden by the user's).
     """
 
-    def __init__(self, loaded: LoadedProbe, lexicon: Lexicon, options: dict[str, Any] | None = None) -> None:
+    def __init__(self, loaded: LoadedSpec, lexicon: Lexicon, options: dict[str, Any] | None = None) -> None:
         self.loaded = loaded
         self.spec = loaded.spec
         self.uid = loaded.spec.uid
@@ -106,7 +107,7 @@ class Probe:
         return GenerationError.relocated(self.loaded.error(key, message))  # type: ignore[return-value]
 
 
-def resolve_options(loaded: LoadedProbe, given: dict[str, Any]) -> dict[str, Any]:
+def resolve_options(loaded: LoadedSpec, given: dict[str, Any]) -> dict[str, Any]:
     """The suite's option defaults with the user's values, each converted to the default's type.
 
     Raises:
@@ -128,7 +129,7 @@ def resolve_options(loaded: LoadedProbe, given: dict[str, Any]) -> dict[str, Any
     return out
 
 
-def build_probe(loaded: LoadedProbe, lexicon: Lexicon, options: dict[str, Any] | None = None) -> Probe:
+def build_probe(loaded: LoadedSpec, lexicon: Lexicon, options: dict[str, Any] | None = None) -> Probe:
     """Resolve kinds and validate slot parameters (``file:line`` errors), with option values.
 
     Raises:
@@ -201,7 +202,7 @@ def load_probe_suites(uids: list[str] | None = None, paths: tuple[Path | str, ..
     Raises:
         SpecErrors: for invalid suites; UnknownNameError for unknown names.
     """
-    suites = load_probes(tuple(paths)) if paths else load_shipped_probes()
+    suites = load_specs(tuple(paths), ProbeSpec) if paths else load_shipped_specs(ProbeSpec)
     lexicon = lexicon or load_lexicon()
     if uids is None:
         uids = sorted(suites)
