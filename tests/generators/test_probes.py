@@ -10,9 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from blimpgen.errors import BlimpgenError, GenerationError, SpecErrors
+from blimpgen.errors import BlimpgenError, GenerationError, OptionError, SpecErrors
 from blimpgen.generators.controls import NONSENSE_ANSWERS, NONSENSE_WORDS, derive
-from blimpgen.generators.probes import build_probe, generate_items, generate_items_with_bindings, load_probe_suites
+from blimpgen.generators.generate import generate_items, generate_items_with_bindings, load_probe_suites
+from blimpgen.generators.probe import build_probe
 from blimpgen.grammar import ProbeSpec, load_shipped_specs, parse_spec
 from blimpgen.records.item import BLANK, CONTROLS, ProbeItem
 from blimpgen.records.jsonl import dumps_record, read_items
@@ -161,9 +162,9 @@ def test_options_move_the_value_range(lexicon) -> None:
 
 def test_unknown_option_and_bad_value_are_one_line_errors(lexicon) -> None:
     loaded = load_shipped_specs(ProbeSpec)["olmpics_age_comparison"]
-    with pytest.raises(GenerationError, match="unknown option 'maxage'; did you mean 'max_age'"):
+    with pytest.raises(OptionError, match="unknown option 'maxage'; did you mean 'max_age'"):
         build_probe(loaded, lexicon, {"maxage": "3"})
-    with pytest.raises(GenerationError, match="option max_age must be an integer"):
+    with pytest.raises(OptionError, match="option max_age must be an integer"):
         build_probe(loaded, lexicon, {"max_age": "old"})
 
 
@@ -280,8 +281,9 @@ def test_suite_errors_name_file_line_and_key(change, line, message) -> None:
 def test_an_answer_outside_the_candidates_is_a_located_generation_error(lexicon) -> None:
     text = BASE_SUITE.replace("'smaller' if", "'tiny' if")
     probe = build_probe(parse_spec(text, "demo.yaml"), lexicon)
-    with pytest.raises(GenerationError, match=r"demo.yaml:12: answer: the answer rendered as 'tiny'"):
+    with pytest.raises(GenerationError, match=r"demo.yaml:12: answer: the answer rendered as 'tiny'") as caught:
         list(generate_items(probe, 5, 0))
+    assert (caught.value.file, caught.value.line, caught.value.key) == ("demo.yaml", 12, "answer")
 
 
 def test_a_control_the_suite_does_not_offer_is_refused(lexicon) -> None:

@@ -47,6 +47,7 @@ class ProbeSpec(SpecBase):
     """One probe suite as written in YAML (after structural validation)."""
 
     noun: ClassVar[str] = "probe suite"
+    takes_options: ClassVar[bool] = True
     literal_messages: ClassVar[dict[tuple, str]] = {("item",): f"item must be one of {', '.join(ITEM_TYPES)}"}
 
     item: Literal[ITEM_TYPES]  # type: ignore[valid-type]
@@ -73,6 +74,16 @@ class ProbeSpec(SpecBase):
             if name not in CONTROLS:
                 raise ValueError(f"unknown control {name!r}{did_you_mean(name, CONTROLS)}")
         return value
+
+    list_title: ClassVar[str | None] = "probe suites (items, not pairs):"
+
+    def list_column(self) -> str:
+        """The item type (``multiple-choice``, ``cloze-contrast``)."""
+        return self.item.replace("_", "-")
+
+    def list_order(self) -> tuple:
+        """Suites are listed by UID."""
+        return (self.uid,)
 
     def heading(self) -> str:
         """The line ``blimpgen show`` starts with (the item type where a paradigm has its field)."""

@@ -64,6 +64,8 @@ class SpecBase(_Strict):
     """
 
     noun: ClassVar[str] = "spec"
+    # whether generation takes options and controls (gen --option, --control)
+    takes_options: ClassVar[bool] = False
     # replaces pydantic's wording for a value outside a Literal, by key path
     literal_messages: ClassVar[dict[tuple, str]] = {}
 
@@ -96,9 +98,20 @@ class SpecBase(_Strict):
         """Every problem the field types cannot say (templates, cross-key rules), located."""
         raise NotImplementedError
 
+    # ``blimpgen list`` prints each spec type in its own block, under this title (none: first, untitled)
+    list_title: ClassVar[str | None] = None
+
     def heading(self) -> str:
         """The line ``blimpgen show`` starts with."""
         return f"{self.uid} ({self.linguistics_term}, {self.field}): {self.description}"
+
+    def list_column(self) -> str:
+        """What ``blimpgen list`` prints between the phenomenon and the description."""
+        return self.field
+
+    def list_order(self) -> tuple:
+        """Sort key within the spec type's block of ``blimpgen list``: phenomenon, then UID."""
+        return (self.linguistics_term, self.uid)
 
 
 def unused_slot(slots: dict[str, dict[str, Any]], used: set[str]) -> list[str]:
@@ -238,12 +251,14 @@ class ParadigmSpec(SpecBase):
             if not errors:
                 good, bad = variant_lexical_items(variant)
                 literal = set(good[1]) | set(bad[1])
-                own = bool(variant.path) and self.branches is not None and self.branches[variant.name].contrast is not None
+                branch = self.branches[variant.name] if self.branches is not None and variant.path else None
+                own = branch is not None and branch.contrast is not None
                 contrast_path = (variant.path if own else ()) + ("contrast",)
                 for index, item in enumerate(variant.contrast):
                     if item not in variant.slots and item.lower() not in literal:
+                        suggestion = did_you_mean(item, set(variant.slots) | literal)
                         errors.append(table.error(contrast_path + (index,), f"{item!r} is neither a slot nor a word "
-                                                  f"of the good or bad template{did_you_mean(item, set(variant.slots) | literal)}"))
+                                                  f"of the good or bad template{suggestion}"))
         return errors
 
     def lexically_identical(self) -> bool:

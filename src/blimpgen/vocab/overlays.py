@@ -21,7 +21,7 @@ lexicon, with ``file:line`` errors; features already declared cannot be redefine
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from blimpgen._yaml import load_yaml_text
@@ -34,14 +34,11 @@ OVERLAY_KEYS = ("categories", "features", "entries")
 ENTRY_KEYS = ("text", "category", "features")
 
 
-def env_paths(name: str) -> tuple[str, ...]:
-    """The ``os.pathsep``-separated paths of an environment variable (empty entries dropped)."""
-    return tuple(p for p in os.environ.get(name, "").split(os.pathsep) if p)
-
-
-def overlay_paths(paths: Iterable[str] = ()) -> tuple[str, ...]:
-    """Overlays given on the command line, then those in ``$BLIMPGEN_LEXICON_OVERLAY``."""
-    return tuple(paths) + env_paths(LEXICON_OVERLAY_ENV)
+def overlay_paths(paths: Iterable[str | Path] = (), environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
+    """Overlays given on the command line, then those in ``$BLIMPGEN_LEXICON_OVERLAY``
+    (``os.pathsep``-separated, empty entries dropped)."""
+    value = (os.environ if environ is None else environ).get(LEXICON_OVERLAY_ENV, "")
+    return tuple(str(p) for p in paths) + tuple(p for p in value.split(os.pathsep) if p)
 
 
 def _read(path: Path) -> str:
