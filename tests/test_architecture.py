@@ -124,6 +124,17 @@ def test_architecture_no_private_names_across_modules() -> None:
     assert bad == []
 
 
+def test_architecture_errors_raised_are_specific() -> None:
+    """Callers catch what they can act on: ``raise BlimpgenError(...)`` of the root class is never written."""
+    bad = []
+    for name, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and \
+                    isinstance(node.exc.func, ast.Name) and node.exc.func.id == "BlimpgenError":
+                bad.append(f"{path.relative_to(SRC)}:{node.lineno}")
+    assert bad == []
+
+
 def test_architecture_src_does_not_use_the_aliases() -> None:
     bad = [f"{name} imports {m}" for name, path in MODULES.items() for m in imports_of(path) if m in ALIASES]
     assert bad == []

@@ -36,3 +36,24 @@ def test_errors_relocated_keeps_the_location() -> None:
 def test_errors_classes_are_distinct_for_callers() -> None:
     assert not issubclass(ModelLoadError, (OptionError, DataError))
     assert not issubclass(DataError, SpecError)
+
+
+def test_errors_data_option_dependency_and_model_sites(tmp_path) -> None:
+    from blimpgen.evaluate.registrations import make_scorer
+    from blimpgen.export._deps import require
+    from blimpgen.records import read_pairs
+
+    with pytest.raises(DataError, match="no_such.jsonl: cannot read"):
+        list(read_pairs(tmp_path / "no_such.jsonl"))
+    with pytest.raises(ValueError, match="takes no option 'colour'"):
+        make_scorer("unigram", counts={"a": 1}, colour="red")
+    with pytest.raises(ImportError, match=r"pip install 'blimpgen\[export\]'"):
+        require("no_such_module_for_blimpgen")
+
+
+def test_errors_model_loading_is_its_own_class(tmp_path) -> None:
+    pytest.importorskip("torch")
+    from blimpgen.evaluate.scorers.hf_causal import CausalLMScorer
+
+    with pytest.raises(ModelLoadError, match="no such folder"):
+        CausalLMScorer(str(tmp_path / "no_model"))

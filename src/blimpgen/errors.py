@@ -14,6 +14,7 @@ Callers catch the subclass they can act on (the root class is never raised itsel
     ├── OptionError(BlimpgenError, ValueError)     a bad option value or combination
     ├── ModelLoadError                             a model, tokenizer or model file cannot be loaded
     ├── MissingDependencyError(BlimpgenError, ImportError)
+    ├── ServiceError                               a remote service (the Hub, MTurk) refused a request
     └── UnknownNameError(BlimpgenError, KeyError)  an unregistered name, with did-you-mean
 
 As in HF ``datasets``, the subclasses that resemble a builtin also subclass it, so
@@ -97,6 +98,10 @@ class ModelLoadError(BlimpgenError):
 
 class MissingDependencyError(BlimpgenError, ImportError):
     """An optional dependency that is not installed; the message names the extra to install."""
+
+
+class ServiceError(BlimpgenError):
+    """A remote service (the Hugging Face Hub, Mechanical Turk) refused or failed a request."""
 
 
 class SpecErrors(BlimpgenError):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from blimpgen.errors import BlimpgenError
+from blimpgen.errors import OptionError
 
 
 def distributed() -> tuple[int, int, Callable[[list], list]]:
@@ -28,6 +28,6 @@ def distributed() -> tuple[int, int, Callable[[list], list]]:
     # without a GPU, accelerate only forms a process group (gloo) when told to use the CPU
     state = PartialState(cpu=not torch.cuda.is_available())
     if state.num_processes != int(os.environ["WORLD_SIZE"]):
-        raise BlimpgenError(f"launched as {os.environ['WORLD_SIZE']} processes but accelerate formed a group of "
-                            f"{state.num_processes}; check the launcher's settings")
+        raise OptionError(f"launched as {os.environ['WORLD_SIZE']} processes but accelerate formed a group of "
+                          f"{state.num_processes}; check the launcher's settings")
     return state.process_index, state.num_processes, gather_object

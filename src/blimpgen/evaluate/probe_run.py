@@ -22,7 +22,7 @@ from typing import Any
 
 from blimpgen import __version__
 from blimpgen._io import atomic_writer, data_files
-from blimpgen.errors import BlimpgenError
+from blimpgen.errors import DataError, OptionError
 from blimpgen.evaluate.base import Scorer
 from blimpgen.evaluate.distributed import distributed
 from blimpgen.evaluate.probes import (
@@ -60,12 +60,12 @@ def load_items(data: str | Path | Sequence[str | Path]) -> list[tuple[ProbeItem,
     for file in files:
         for item in read_items(file):
             if item.item_id in seen:
-                raise BlimpgenError(f"{file}: item_id {item.item_id!r} repeats (first in {seen[item.item_id]}); "
-                                    "item ids must be unique across --data")
+                raise DataError(f"{file}: item_id {item.item_id!r} repeats (first in {seen[item.item_id]}); "
+                                "item ids must be unique across --data")
             seen[item.item_id] = str(file)
             items.append((item, str(file)))
     if not items:
-        raise BlimpgenError(f"{', '.join(str(f) for f in files)}: no probe items to evaluate")
+        raise DataError(f"{', '.join(str(f) for f in files)}: no probe items to evaluate")
     return items
 
 
@@ -112,7 +112,7 @@ def write_probe_results(result: ProbeResult, out: str | Path) -> list[Path]:
     """Write ``items.jsonl``, ``results.json`` and ``results.csv`` into ``out``; return their paths."""
     out = Path(out)
     if out.exists() and not out.is_dir():
-        raise BlimpgenError(f"{out}: --out must be a folder, not a file")
+        raise OptionError(f"{out}: --out must be a folder, not a file")
     items_text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in result.items)
     json_text = json.dumps({"kind": "probes", "options": result.options, **result.summary}, indent=2,
                            ensure_ascii=False) + "\n"

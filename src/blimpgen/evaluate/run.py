@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from blimpgen import __version__
 from blimpgen._io import atomic_writer, data_files
-from blimpgen.errors import BlimpgenError
+from blimpgen.errors import DataError, OptionError
 from blimpgen.evaluate.base import Scorer
 from blimpgen.evaluate.distributed import distributed
 from blimpgen.evaluate.methods import check_method, make_queries, method_applies
@@ -88,7 +88,7 @@ def load_pairs(data: str | Path | Sequence[str | Path]) -> list[tuple[MinimalPai
     files = [file for path in paths for file in data_files(path)]
     pairs = [(pair, str(file)) for file in files for pair in read_pairs(file)]
     if not pairs:
-        raise BlimpgenError(f"{', '.join(str(f) for f in files)}: no pairs to evaluate")
+        raise DataError(f"{', '.join(str(f) for f in files)}: no pairs to evaluate")
     return pairs
 
 
@@ -110,8 +110,8 @@ def select_pairs(pairs: list[tuple[MinimalPair, str]], method: str,
             kept.append((pair, file))
     if not kept:
         uids = sorted({p.UID for p, _ in pairs})
-        raise BlimpgenError(f"--method {method}: none of the {len(uids)} paradigms in the data supports it "
-                            f"({flag} is false everywhere); use --method full-sentence")
+        raise OptionError(f"--method {method}: none of the {len(uids)} paradigms in the data supports it "
+                          f"({flag} is false everywhere); use --method full-sentence")
     skipped -= {p.UID for p, _ in kept}
     return kept, sorted(skipped)
 
@@ -163,12 +163,12 @@ def check_options(options: EvalOptions) -> None:
     """
     check_method(options.method)
     if options.reduction == "slor" and not options.unigram_corpus:
-        raise BlimpgenError("reduction 'slor' needs a unigram model: pass --unigram-corpus FILE")
+        raise OptionError("reduction 'slor' needs a unigram model: pass --unigram-corpus FILE")
     check_reduction(options.reduction, UnigramModel({}) if options.unigram_corpus else None)
     if options.tie not in TIE_POLICIES:
-        raise BlimpgenError(f"unknown tie policy {options.tie!r}; expected one of: {', '.join(TIE_POLICIES)}")
+        raise OptionError(f"unknown tie policy {options.tie!r}; expected one of: {', '.join(TIE_POLICIES)}")
     if options.limit is not None and options.limit < 1:
-        raise BlimpgenError(f"--limit must be at least 1, got {options.limit}")
+        raise OptionError(f"--limit must be at least 1, got {options.limit}")
 
 
 def evaluate(scorer: Scorer, data: str | Path | Sequence[str | Path], options: EvalOptions = EvalOptions(),
@@ -209,7 +209,7 @@ def write_results(result: EvalResult, out: str | Path) -> list[Path]:
     """Write ``pairs.jsonl``, ``results.json`` and ``results.csv`` into ``out``; return their paths."""
     out = Path(out)
     if out.exists() and not out.is_dir():
-        raise BlimpgenError(f"{out}: --out must be a folder, not a file")
+        raise OptionError(f"{out}: --out must be a folder, not a file")
     pairs_text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in result.pairs)
     json_text = json.dumps({"options": result.options, **result.summary}, indent=2, ensure_ascii=False) + "\n"
     csv_text = _csv_text(result)
@@ -287,8 +287,8 @@ def data_kind(data: str | Path | Sequence[str | Path]) -> str:
         elif _has_records(file):
             kinds.setdefault("pairs", file)
     if len(kinds) > 1:
-        raise BlimpgenError(f"--data mixes minimal pairs ({kinds['pairs']}) and probe items ({kinds['items']}); "
-                            "evaluate them in separate runs, each with its own --out folder")
+        raise OptionError(f"--data mixes minimal pairs ({kinds['pairs']}) and probe items ({kinds['items']}); "
+                          "evaluate them in separate runs, each with its own --out folder")
     return next(iter(kinds), "pairs")
 
 
@@ -306,13 +306,13 @@ def _check_kind_options(kind: str, options: EvalOptions, probe_options: ProbeOpt
     if kind == "items":
         for name, flag in (("method", "--method"), ("reduction", "--reduction"), ("save_tokens", "--save-tokens")):
             if getattr(options, name) != getattr(EvalOptions(), name):
-                raise BlimpgenError(f"{flag} applies to minimal pairs, but --data holds probe items; "
-                                    "probes take --probe-method, --top-k and --sensitivity-margin")
+                raise OptionError(f"{flag} applies to minimal pairs, but --data holds probe items; "
+                                  "probes take --probe-method, --top-k and --sensitivity-margin")
     elif probe_options is not None:
         for name, flag in (("probe_method", "--probe-method"), ("top_k", "--top-k"),
                            ("margin", "--sensitivity-margin")):
             if getattr(probe_options, name) != getattr(ProbeOptions(), name):
-                raise BlimpgenError(f"{flag} applies to probe items, but --data holds minimal pairs")
+                raise OptionError(f"{flag} applies to probe items, but --data holds minimal pairs")
 
 
 def run_eval(scorer_name: str, scorer_options: dict[str, Any], data: Sequence[str | Path],

@@ -20,7 +20,7 @@ from typing import Any
 
 import yaml
 
-from blimpgen.errors import BlimpgenError
+from blimpgen.errors import DataError
 from blimpgen.records.pair import MinimalPair
 
 # First line of the body: marks a folder as ours, so ``--overwrite`` may replace it.
@@ -182,17 +182,17 @@ def read_card_header(folder: Path | str) -> dict[str, Any]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError:
-        raise BlimpgenError(f"{folder}: no README.md dataset card; pass a folder written by "
-                            "`blimpgen export hf`") from None
+        raise DataError(f"{folder}: no README.md dataset card; pass a folder written by "
+                        "`blimpgen export hf`") from None
     if not text.startswith("---\n") or "\n---\n" not in text[3:]:
-        raise BlimpgenError(f"{path}: no YAML header (a block between '---' lines at the top)")
+        raise DataError(f"{path}: no YAML header (a block between '---' lines at the top)")
     block = text[4:text.index("\n---\n", 3) + 1]
     try:
         header = yaml.safe_load(block)
     except yaml.YAMLError as exc:
-        raise BlimpgenError(f"{path}: invalid YAML header: {exc}".replace("\n", " ")) from None
+        raise DataError(f"{path}: invalid YAML header: {exc}".replace("\n", " ")) from None
     if not isinstance(header, dict):
-        raise BlimpgenError(f"{path}: the YAML header must be a mapping")
+        raise DataError(f"{path}: the YAML header must be a mapping")
     return header
 
 
@@ -205,8 +205,8 @@ def card_config_names(folder: Path | str) -> list[str]:
     header = read_card_header(folder)
     configs = header.get("configs")
     if not isinstance(configs, list) or not configs:
-        raise BlimpgenError(f"{Path(folder) / 'README.md'}: the header lists no configs; re-export "
-                            "with `blimpgen export hf` (the save_to_disk layout has none)")
+        raise DataError(f"{Path(folder) / 'README.md'}: the header lists no configs; re-export "
+                        "with `blimpgen export hf` (the save_to_disk layout has none)")
     return [str(entry["config_name"]) for entry in configs if isinstance(entry, dict)]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from blimpgen.errors import BlimpgenError
+from blimpgen.errors import ModelLoadError, OptionError
 from blimpgen.evaluate.base import Query
 
 DTYPES = ("float32", "bfloat16", "float16", "auto")
@@ -28,7 +28,7 @@ def resolve_dtype(dtype: str, device: str | None) -> Any:
     import torch
 
     if dtype not in DTYPES:
-        raise BlimpgenError(f"unknown dtype {dtype!r}; expected one of: {', '.join(DTYPES)}")
+        raise OptionError(f"unknown dtype {dtype!r}; expected one of: {', '.join(DTYPES)}")
     if dtype == "auto":
         on_gpu = resolve_device(device).type == "cuda"
         return torch.bfloat16 if on_gpu and torch.cuda.is_bf16_supported() else torch.float32
@@ -47,15 +47,15 @@ def load_pretrained(auto_class: Any, name: str, dtype: Any, device_map: str | No
     from transformers import AutoTokenizer
 
     if name.startswith(("/", "./", "../", "~")) and not Path(name).expanduser().is_dir():
-        raise BlimpgenError(f"unknown model {name!r}: no such folder")
+        raise ModelLoadError(f"unknown model {name!r}: no such folder")
     try:
         if tokenizer is None:
             tokenizer = AutoTokenizer.from_pretrained(name)
         model = auto_class.from_pretrained(name, dtype=dtype, device_map=device_map)
     except (OSError, ValueError, KeyError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise BlimpgenError(f"unknown model {name!r}: not a local model folder and not loadable from the "
-                            f"Hugging Face hub ({first[:160]})") from None
+        raise ModelLoadError(f"unknown model {name!r}: not a local model folder and not loadable from the "
+                             f"Hugging Face hub ({first[:160]})") from None
     return model, tokenizer
 
 

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from blimpgen.errors import BlimpgenError
+from blimpgen.errors import DataError, ModelLoadError, OptionError
 from blimpgen.evaluate.base import Query, Scorer, TokenScores
 from blimpgen.evaluate.scorers.unigram import read_corpus_lines, word_tokenize
 
@@ -90,7 +90,7 @@ class ArpaModel:
         try:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
-            raise BlimpgenError(f"{path}: cannot read ARPA model: {exc.strerror or exc}") from None
+            raise ModelLoadError(f"{path}: cannot read ARPA model: {exc.strerror or exc}") from None
         logprobs: dict[str, float] = {}
         backoffs: dict[str, float] = {}
         order, section = 0, 0
@@ -116,9 +116,9 @@ class ArpaModel:
                 if rest:
                     backoffs[key] = float(rest[0])
             except (ValueError, IndexError):
-                raise BlimpgenError(f"{path}:{number}: malformed ARPA line {line[:60]!r}") from None
+                raise ModelLoadError(f"{path}:{number}: malformed ARPA line {line[:60]!r}") from None
         if not order or not logprobs:
-            raise BlimpgenError(f"{path}: not an ARPA model (no \\data\\ section or no n-grams)")
+            raise ModelLoadError(f"{path}: not an ARPA model (no \\data\\ section or no n-grams)")
         return cls(order, logprobs, backoffs)
 
 
@@ -140,10 +140,10 @@ def train_kneser_ney(sentences: Iterable[Sequence[str]], order: int = 3, discoun
     from nltk.util import everygrams
 
     if order < 1 or not 0.0 < discount < 1.0:
-        raise BlimpgenError(f"n-gram order must be >= 1 and discount in (0, 1); got {order}, {discount}")
+        raise OptionError(f"n-gram order must be >= 1 and discount in (0, 1); got {order}, {discount}")
     padded = [list(pad_both_ends(list(s), n=order)) for s in sentences if len(s)]
     if not padded:
-        raise BlimpgenError("n-gram training corpus is empty")
+        raise DataError("n-gram training corpus is empty")
     vocab = Vocabulary((w for s in padded for w in s), unk_cutoff=unk_cutoff)
     known = {w for w in vocab.counts if vocab.counts[w] >= unk_cutoff}
     counts: list[Counter] = [Counter() for _ in range(order + 2)]
@@ -220,7 +220,7 @@ def read_sentences(path: Path | str, corpus_format: str = "text", lowercase: boo
             words = [token.rsplit("/", 1)[0] for token in line.split()]
             yield word_tokenize(" ".join(words), lowercase)
     else:
-        raise BlimpgenError(f"unknown corpus format {corpus_format!r}; expected one of: brown, text")
+        raise OptionError(f"unknown corpus format {corpus_format!r}; expected one of: brown, text")
 
 
 def _brown_lines(path: Path) -> Iterator[str]:
@@ -231,7 +231,7 @@ def _brown_lines(path: Path) -> Iterator[str]:
         names = sorted(n for n in archive.namelist() if len(n.rsplit("/", 1)[-1]) == 4)
         texts = (archive.read(name).decode("utf-8") for name in names)
     else:
-        raise BlimpgenError(f"{path}: expected the Brown corpus as a folder or a zip of c?NN files")
+        raise DataError(f"{path}: expected the Brown corpus as a folder or a zip of c?NN files")
     for text in texts:
         for line in text.splitlines():
             if line.strip():
