@@ -63,7 +63,7 @@ def test_docs_authoring_tutorial_runs(tmp_path: Path, monkeypatch: pytest.Monkey
 
 
 def test_docs_reference_is_current() -> None:
-    from blimpgen.generators.reference import render_reference
+    from blimpgen.authoring.reference import render_reference
 
     assert (DOCS / "reference.md").read_text(encoding="utf-8") == render_reference(), \
         "docs/reference.md is stale: run `blimpgen reference -o docs/reference.md`"
@@ -72,7 +72,7 @@ def test_docs_reference_is_current() -> None:
 @pytest.mark.slow
 def test_docs_audit_is_current() -> None:
     """Slow (generates 1,000 pairs of every paradigm): run with --slow."""
-    from blimpgen.generators.audit import audit_paradigm, render_markdown
+    from blimpgen.authoring.audit import audit_paradigm, render_markdown
     from blimpgen.generators.generate import load_paradigms
 
     results = [audit_paradigm(p, 1000, 0) for p in load_paradigms()]

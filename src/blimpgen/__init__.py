@@ -1,7 +1,7 @@
 """blimpgen: build, score and validate linguistic minimal-pair test suites.
 
-Nothing is loaded at import time; use :func:`blimpgen.vocab.load_lexicon`,
-:func:`blimpgen.grammar.load_paradigms` and :func:`blimpgen.generators.generate`.
+Nothing is loaded at import time; use :class:`blimpgen.generators.Catalog` (specs and lexicon),
+:func:`blimpgen.generators.load_paradigms` and :func:`blimpgen.generators.generate`.
 """
 
 __version__ = "0.1.0"

@@ -3,10 +3,15 @@
 ``load_yaml(path)`` returns the data and a ``{key_path: line}`` table, so that a later
 validation error on ``slots.noun.where`` can name the line it came from. Duplicate keys
 are errors (PyYAML silently keeps the last one). Only ``yaml.SafeLoader`` is used.
+Every way PyYAML (or Python) can refuse a text becomes a located :class:`SpecError`: syntax
+errors, control characters (the reader refuses them before parsing starts), integers of more
+than 4300 digits, nesting too deep. Specs, the feature inventory and lexicon overlays all load
+through :func:`load_yaml_text`.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -53,10 +58,16 @@ def load_yaml_text(text: str, file: str) -> tuple[Any, LineTable]:
     """Parse one YAML document from ``text`` (``file`` names it in errors).
 
     Raises:
-        SpecError: for syntax errors, duplicate keys, non-string keys or several documents.
+        SpecError: for syntax errors, control characters, duplicate keys, non-string keys,
+            numbers too long to convert or several documents, each with its line.
     """
     table = LineTable(file)
-    loader = yaml.SafeLoader(text)
+    try:
+        loader = yaml.SafeLoader(text)
+    except yaml.YAMLError as exc:  # the reader checks every character before any parsing
+        position = getattr(exc, "position", 0) or 0
+        problem = str(exc).split("\n")[0]
+        raise SpecError(f"YAML error: {problem}", file, text.count("\n", 0, position) + 1) from None
     try:
         node = loader.get_single_node()
         if node is None:
@@ -72,6 +83,12 @@ def load_yaml_text(text: str, file: str) -> tuple[Any, LineTable]:
         raise SpecError(f"YAML error: {exc}", file, 0) from None
     except RecursionError:
         raise SpecError("YAML nesting is too deep", file, 0) from None
+    except ValueError as exc:  # e.g. Python refuses to convert integers of more than 4300 digits
+        found = re.search(r"\d{4300,}", text)
+        if found is None:
+            raise SpecError(f"YAML error: {exc}", file, 0) from None
+        line = text.count("\n", 0, found.start()) + 1
+        raise SpecError(f"YAML error: number too long ({str(exc).split(':')[0]})", file, line) from None
     finally:
         loader.dispose()
     return data, table

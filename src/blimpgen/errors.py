@@ -2,6 +2,24 @@
 
 The CLI catches ``BlimpgenError`` at its boundary and prints ``str(error)``, a single
 line that says what is wrong, where (``file:line`` and a key path) and how to fix it.
+
+Callers catch the subclass they can act on (the root class is never raised itself)::
+
+    BlimpgenError
+    ├── LocatedError(message, file, line, key)     printed file:line: key: message
+    │   ├── SpecError ── LexiconError              user-authored files (specs, lexicon rows, overlays)
+    │   ├── DataError                              records and data files (JSONL, CSV, result folders)
+    │   └── GenerationError                        a spec cannot make what was asked
+    ├── SpecErrors                                 several SpecErrors, one line each
+    ├── OptionError(BlimpgenError, ValueError)     a bad option value or combination
+    ├── ModelLoadError                             a model, tokenizer or model file cannot be loaded
+    ├── MissingDependencyError(BlimpgenError, ImportError)
+    ├── ServiceError                               a remote service (the Hub, MTurk) refused a request
+    ├── ResultError                                a result that cannot be right (every pair tied), refused
+    └── UnknownNameError(BlimpgenError, KeyError)  an unregistered name, with did-you-mean
+
+As in HF ``datasets``, the subclasses that resemble a builtin also subclass it, so
+``except ValueError`` and ``except ImportError`` keep working for callers who know no blimpgen.
 """
 
 from __future__ import annotations
@@ -26,8 +44,11 @@ class SourceLoc:
         return f"{self.file}:{self.line}" if self.line else self.file
 
 
-class SpecError(BlimpgenError):
-    """A problem in a user-authored file (spec, lexicon row, overlay), with its location.
+class LocatedError(BlimpgenError):
+    """An error that knows where it was caused: a file, a line and a key path (each optional).
+
+    Re-raising one as another located class keeps the location (:meth:`relocated`), so a
+    problem found late (while generating) still points at its YAML line.
 
     Args:
         message: what is wrong and how to fix it.
@@ -44,9 +65,48 @@ class SpecError(BlimpgenError):
         super().__init__(self.format())
 
     def format(self) -> str:
+        """``file:line: key: message``, leaving out the parts that are unknown."""
         where = str(SourceLoc(self.file, self.line)) if self.file else ""
         parts = [p for p in (where, self.key) if p]
         return ": ".join(parts + [self.message])
+
+    @property
+    def loc(self) -> SourceLoc:
+        """Where the error was caused."""
+        return SourceLoc(self.file, self.line)
+
+    @classmethod
+    def relocated(cls, error: LocatedError) -> LocatedError:
+        """The same message and location as ``error``, as this class."""
+        return cls(error.message, error.file, error.line, error.key)
+
+
+class SpecError(LocatedError):
+    """A problem in a user-authored file (spec, lexicon row, overlay), with its location."""
+
+
+class DataError(LocatedError):
+    """A bad record or data file (JSONL, CSV, result folder), located when the line is known."""
+
+
+class OptionError(BlimpgenError, ValueError):
+    """A bad option value or combination of options (from the command line or a library call)."""
+
+
+class ModelLoadError(BlimpgenError):
+    """A model, tokenizer or model file (ARPA, corpus) that cannot be loaded."""
+
+
+class MissingDependencyError(BlimpgenError, ImportError):
+    """An optional dependency that is not installed; the message names the extra to install."""
+
+
+class ServiceError(BlimpgenError):
+    """A remote service (the Hugging Face Hub, Mechanical Turk) refused or failed a request."""
+
+
+class ResultError(BlimpgenError):
+    """A result that cannot be right (every pair tied), refused instead of written."""
 
 
 class SpecErrors(BlimpgenError):
@@ -61,8 +121,9 @@ class LexiconError(SpecError):
     """A bad lexicon row or feature inventory entry."""
 
 
-class GenerationError(BlimpgenError):
-    """A paradigm could not produce what was asked (e.g. N unique pairs)."""
+class GenerationError(LocatedError):
+    """A paradigm or probe suite could not produce what was asked (e.g. N unique pairs), or a
+    suite's templates disagree at generation time (located at the template's line)."""
 
 
 class UnknownNameError(BlimpgenError, KeyError):

@@ -10,7 +10,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from blimpgen.cli import cli
-from blimpgen.grammar.probe_spec import CONTROLS, load_shipped_probes
+from blimpgen.grammar import ProbeSpec, load_shipped_specs
+from blimpgen.records.item import CONTROLS
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "probes" / "items.tsv"
 
@@ -32,7 +33,7 @@ def test_list_shows_every_probe_suite_after_the_paradigms() -> None:
     lines = result.output.splitlines()
     start = lines.index("probe suites (items, not pairs):")
     listed = {line.split()[0] for line in lines[start + 1:]}
-    assert listed == set(load_shipped_probes())
+    assert listed == set(load_shipped_specs(ProbeSpec))
     assert any(line.startswith("determiner_noun_agreement_1") for line in lines[:start])
 
 
@@ -98,3 +99,26 @@ def test_probe_import_bad_file_writes_nothing(tmp_path) -> None:
     code, output = run_process("probe", "import", str(source), "-o", str(out))
     assert code == 1 and output.strip().endswith("bad.tsv:2: context: must contain [MASK] exactly once")
     assert not out.exists()
+
+
+def test_check_accepts_a_valid_probe_suite(tmp_path) -> None:
+    shipped = Path(__file__).resolve().parents[2] / "src" / "blimpgen" / "grammar" / "probes" / "neg_simp.yaml"
+    (tmp_path / "my_neg.yaml").write_text(shipped.read_text().replace("uid: neg_simp", "uid: my_neg"))
+    code, output = run_process("check", str(tmp_path), "-n", "100")
+    assert code == 0 and output.strip() == "1 probe suites OK", output
+    code, output = run_process("show", "my_neg", "-n", "2", "--paradigm-path", str(tmp_path))
+    assert code == 0 and output.startswith("my_neg (negation, cloze_contrast)"), output
+
+
+def test_check_reports_a_probe_suite_problem_at_its_line(tmp_path) -> None:
+    shipped = Path(__file__).resolve().parents[2] / "src" / "blimpgen" / "grammar" / "probes" / "neg_simp.yaml"
+    text = shipped.read_text().replace("uid: neg_simp", "uid: my_neg").replace("{{ leaf | a_an", "{{ lief | a_an")
+    (tmp_path / "my_neg.yaml").write_text(text)
+    code, output = run_process("check", str(tmp_path))
+    assert code == 1 and f"{tmp_path}/my_neg.yaml:14: context: undeclared template variable 'lief'" in output, output
+
+
+def test_audit_says_it_does_not_apply_to_probe_suites() -> None:
+    code, output = run_process("audit", "neg_simp", "-n", "20")
+    assert code == 1 and output.strip() == ("error: neg_simp is a probe suite, not a paradigm; audit measures "
+                                            "shallow cues in minimal pairs, not in probe items"), output

@@ -33,7 +33,8 @@ from blimpgen.evaluate.curves import (
     weights_for,
 )
 from blimpgen.evaluate.mlm_head import HeadTrainer, TrainOptions, find_head
-from blimpgen.generators.item import ProbeItem, dumps_item
+from blimpgen.records.item import ProbeItem
+from blimpgen.records.jsonl import dumps_record
 
 from .conftest import make_bert, make_gpt2, make_tokenizer
 from .test_cli_evaluate import run_cli
@@ -253,7 +254,7 @@ def test_curves_models_without_a_separable_head_are_errors(gpt2_dir, tokenizer):
 # --- blimpgen probe curve ----------------------------------------------------------------------
 
 def write_items(path: Path, items: list[ProbeItem]) -> str:
-    path.write_text("".join(dumps_item(item) + "\n" for item in items), encoding="utf-8")
+    path.write_text("".join(dumps_record(item) + "\n" for item in items), encoding="utf-8")
     return str(path)
 
 

@@ -7,7 +7,7 @@ import pytest
 from blimpgen.errors import BlimpgenError
 from blimpgen.evaluate.base import Query
 from blimpgen.evaluate.methods import make_queries, method_applies
-from blimpgen.generators.pair import MinimalPair
+from blimpgen.records.pair import MinimalPair
 
 PAIR = MinimalPair(sentence_good="The cat is here.", sentence_bad="The cat are here.", UID="sva",
                    one_prefix_method=True, two_prefix_method=True, one_prefix_prefix="The cat",

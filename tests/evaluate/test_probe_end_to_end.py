@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from blimpgen.generators.item import read_items
-from blimpgen.grammar.probe_spec import load_shipped_probes
+from blimpgen.grammar import ProbeSpec, load_shipped_specs
+from blimpgen.records.jsonl import read_items
 
 from .conftest import make_bert, make_gpt2
 from .test_cli_evaluate import run_cli
 
-SUITES = sorted(load_shipped_probes())
+SUITES = sorted(load_shipped_specs(ProbeSpec))
 
 
 @pytest.fixture(scope="module")
@@ -67,9 +67,9 @@ def models(generated, tmp_path_factory) -> tuple[Path, Path]:
 def test_cli_generates_every_suite_and_control(generated) -> None:
     names = {p.name for p in generated.glob("*.jsonl")}
     for uid in SUITES:
-        for control in load_shipped_probes()[uid].spec.controls:
+        for control in load_shipped_specs(ProbeSpec)[uid].spec.controls:
             assert (f"{uid}.jsonl" if control == "none" else f"{uid}.{control}.jsonl") in names
-    assert len(names) == sum(len(load_shipped_probes()[u].spec.controls) for u in SUITES)
+    assert len(names) == sum(len(load_shipped_specs(ProbeSpec)[u].spec.controls) for u in SUITES)
 
 
 def test_masked_and_causal_models_score_every_generated_item_and_report_together(generated, models, tmp_path,

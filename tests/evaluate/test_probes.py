@@ -17,7 +17,8 @@ from blimpgen.evaluate.probes import ProbeOptions, evaluate_items, summarize_pro
 from blimpgen.evaluate.report import run_report
 from blimpgen.evaluate.run import evaluate, write_results
 from blimpgen.evaluate.scorers.unigram import UnigramScorer
-from blimpgen.generators.item import ProbeItem, dumps_item
+from blimpgen.records.item import ProbeItem
+from blimpgen.records.jsonl import dumps_record
 
 from .conftest import make_bert, make_gpt2, make_tokenizer
 from .test_cli_evaluate import run_cli
@@ -50,7 +51,7 @@ def with_items(items: Sequence[ProbeItem]) -> list[tuple[ProbeItem, str]]:
 
 
 def write_items(path: Path, items: Sequence[ProbeItem]) -> Path:
-    path.write_text("".join(dumps_item(item) + "\n" for item in items), encoding="utf-8")
+    path.write_text("".join(dumps_record(item) + "\n" for item in items), encoding="utf-8")
     return path
 
 
@@ -386,7 +387,7 @@ def test_probes_cli_eval_errors_are_one_line_and_write_nothing(args, message, pr
                                                                tmp_path: Path, capsys):
     bad = tmp_path / "bad.jsonl"
     first = mc("bad-00000", "A [MASK] .", ["b", "c"], "b")
-    bad.write_text(dumps_item(first) + "\n" + json.dumps({"item_type": "multiple_choice", "item_id": "x"}) + "\n")
+    bad.write_text(dumps_record(first) + "\n" + json.dumps({"item_type": "multiple_choice", "item_id": "x"}) + "\n")
     pairs = tmp_path / "pairs.jsonl"
     pairs.write_text(json.dumps({"sentence_good": "a b", "sentence_bad": "b a", "UID": "p"}) + "\n")
     args = [a.replace("{bad}", str(bad)).replace("{pairs}", str(pairs)) for a in args]

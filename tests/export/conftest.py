@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from blimpgen.generators.jsonl import data_files, read_pairs
-from blimpgen.generators.pair import MinimalPair
+from blimpgen._io import data_files
+from blimpgen.records.jsonl import read_pairs
+from blimpgen.records.pair import MinimalPair
 
 FIXTURES = Path(__file__).parent / "fixtures"
 UIDS = ("anaphor_gender_agreement", "determiner_noun_agreement_1", "npi_present_1", "wh_vs_that_with_gap")

@@ -9,7 +9,7 @@ import yaml
 
 from blimpgen.errors import BlimpgenError
 from blimpgen.export import card
-from blimpgen.generators.pair import MinimalPair
+from blimpgen.records.pair import MinimalPair
 from tests.export.conftest import UIDS
 
 

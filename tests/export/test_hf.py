@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from blimpgen.errors import BlimpgenError
 from blimpgen.export import hf
-from blimpgen.generators.jsonl import write_pairs_file
-from blimpgen.generators.pair import MinimalPair
+from blimpgen.records.jsonl import write_pairs_file
+from blimpgen.records.pair import MinimalPair
 from tests.export.conftest import FIXTURES, UIDS
 
 datasets = pytest.importorskip("datasets")
@@ -209,7 +209,7 @@ def test_hf_round_trip_from_the_generator(uid: str, tmp_path: Path) -> None:
     from click.testing import CliRunner
 
     from blimpgen.cli import cli
-    from blimpgen.generators.jsonl import read_pairs
+    from blimpgen.records.jsonl import read_pairs
 
     generated = CliRunner().invoke(cli, ["gen", "-p", uid, "-n", "5", "--seed", "0", "--out-dir",
                                          str(tmp_path / "out"), "--quiet"])

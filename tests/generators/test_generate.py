@@ -7,12 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from blimpgen._io import atomic_writer
 from blimpgen.errors import GenerationError
 from blimpgen.generators import build_paradigm, generate
 from blimpgen.generators.generate import write_jsonl
-from blimpgen.generators.jsonl import atomic_writer, read_pairs, write_pairs_file
-from blimpgen.generators.pair import MinimalPair
 from blimpgen.grammar import parse_spec
+from blimpgen.records.jsonl import read_pairs, write_pairs_file
+from blimpgen.records.pair import MinimalPair
 
 SPEC = """uid: tiny_agreement
 field: morphology

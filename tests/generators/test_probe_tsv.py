@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from blimpgen.errors import BlimpgenError
-from blimpgen.generators.item import read_items
 from blimpgen.generators.probe_tsv import import_probe_tsv, read_probe_tsv
+from blimpgen.records.jsonl import read_items
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "probes" / "items.tsv"
 

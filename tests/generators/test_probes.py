@@ -10,14 +10,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from blimpgen.errors import BlimpgenError, GenerationError, SpecErrors
+from blimpgen.errors import BlimpgenError, GenerationError, OptionError, SpecErrors
 from blimpgen.generators.controls import NONSENSE_ANSWERS, NONSENSE_WORDS, derive
-from blimpgen.generators.item import BLANK, ProbeItem, dumps_item, read_items
-from blimpgen.generators.probes import build_probe, generate_items, generate_items_with_bindings, load_probe_suites
-from blimpgen.grammar.probe_spec import CONTROLS, load_shipped_probes, parse_probe
+from blimpgen.generators.generate import generate_items, generate_items_with_bindings, load_probe_suites
+from blimpgen.generators.probe import build_probe
+from blimpgen.grammar import ProbeSpec, load_shipped_specs, parse_spec
+from blimpgen.records.item import BLANK, CONTROLS, ProbeItem
+from blimpgen.records.jsonl import dumps_record, read_items
 from blimpgen.vocab import load_lexicon
 
-SUITES = sorted(load_shipped_probes())
+SUITES = sorted(load_shipped_specs(ProbeSpec))
 REQUIRED = {"olmpics_age_comparison", "olmpics_age_comparison_birth_year", "olmpics_multihop_age",
             "olmpics_size_comparison", "olmpics_antonym_negation", "olmpics_taxonomy_conjunction", "neg_simp"}
 ORDINALS = ("first", "second", "third")
@@ -135,8 +137,8 @@ def test_answers_are_balanced_enough_that_a_constant_guess_fails(uid, probes) ->
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**31 - 1), uid=st.sampled_from(SUITES))
 def test_same_seed_gives_the_same_bytes(seed, uid, probes) -> None:
-    first = [dumps_item(i) for i in generate_items(probes[uid], 20, seed, tuple(probes[uid].spec.controls))]
-    second = [dumps_item(i) for i in generate_items(probes[uid], 20, seed, tuple(probes[uid].spec.controls))]
+    first = [dumps_record(i) for i in generate_items(probes[uid], 20, seed, tuple(probes[uid].spec.controls))]
+    second = [dumps_record(i) for i in generate_items(probes[uid], 20, seed, tuple(probes[uid].spec.controls))]
     assert first == second
 
 
@@ -144,7 +146,7 @@ def test_same_seed_gives_the_same_bytes(seed, uid, probes) -> None:
 def test_item_json_round_trips(uid, probes, tmp_path) -> None:
     items = list(generate_items(probes[uid], 10, 3, tuple(probes[uid].spec.controls)))
     path = tmp_path / "items.jsonl"
-    path.write_text("".join(dumps_item(i) + "\n" for i in items))
+    path.write_text("".join(dumps_record(i) + "\n" for i in items))
     assert list(read_items(path)) == items
 
 
@@ -152,22 +154,22 @@ def test_item_json_round_trips(uid, probes, tmp_path) -> None:
 
 
 def test_options_move_the_value_range(lexicon) -> None:
-    loaded = load_shipped_probes()["olmpics_age_comparison"]
+    loaded = load_shipped_specs(ProbeSpec)["olmpics_age_comparison"]
     probe = build_probe(loaded, lexicon, {"min_age": "90", "max_age": "99"})
     for item, b in generate_items_with_bindings(probe, 50, 1):
         assert 90 <= b["age1"] <= 99 and 90 <= b["age2"] <= 99 and b["age1"] != b["age2"]
 
 
 def test_unknown_option_and_bad_value_are_one_line_errors(lexicon) -> None:
-    loaded = load_shipped_probes()["olmpics_age_comparison"]
-    with pytest.raises(GenerationError, match="unknown option 'maxage'; did you mean 'max_age'"):
+    loaded = load_shipped_specs(ProbeSpec)["olmpics_age_comparison"]
+    with pytest.raises(OptionError, match="unknown option 'maxage'; did you mean 'max_age'"):
         build_probe(loaded, lexicon, {"maxage": "3"})
-    with pytest.raises(GenerationError, match="option max_age must be an integer"):
+    with pytest.raises(OptionError, match="option max_age must be an integer"):
         build_probe(loaded, lexicon, {"max_age": "old"})
 
 
 def test_a_range_too_small_for_n_items_says_how_many_it_made(lexicon) -> None:
-    probe = build_probe(load_shipped_probes()["olmpics_age_comparison"], lexicon, {"min_age": "20", "max_age": "22"})
+    probe = build_probe(load_shipped_specs(ProbeSpec)["olmpics_age_comparison"], lexicon, {"min_age": "20", "max_age": "22"})
     with pytest.raises(GenerationError, match=r"made 6 of 50 unique items"):
         list(generate_items(probe, 50, 0))
 
@@ -312,7 +314,7 @@ answer: "{{ 'smaller' if x < y else 'larger' }}"
 
 
 def test_a_well_formed_user_suite_generates(lexicon) -> None:
-    probe = build_probe(parse_probe(BASE_SUITE, "demo.yaml"), lexicon)
+    probe = build_probe(parse_spec(BASE_SUITE, "demo.yaml"), lexicon)
     assert len(list(generate_items(probe, 20, 0))) == 20
 
 
@@ -327,27 +329,28 @@ def test_a_well_formed_user_suite_generates(lexicon) -> None:
 ])
 def test_suite_errors_name_file_line_and_key(change, line, message) -> None:
     with pytest.raises(SpecErrors) as caught:
-        parse_probe(BASE_SUITE.replace(*change), "demo.yaml")
+        parse_spec(BASE_SUITE.replace(*change), "demo.yaml")
     text = str(caught.value)
     assert f"demo.yaml:{line}:" in text and message in text, text
 
 
 def test_an_answer_outside_the_candidates_is_a_located_generation_error(lexicon) -> None:
     text = BASE_SUITE.replace("'smaller' if", "'tiny' if")
-    probe = build_probe(parse_probe(text, "demo.yaml"), lexicon)
-    with pytest.raises(GenerationError, match=r"demo.yaml:12: answer: the answer rendered as 'tiny'"):
+    probe = build_probe(parse_spec(text, "demo.yaml"), lexicon)
+    with pytest.raises(GenerationError, match=r"demo.yaml:12: answer: the answer rendered as 'tiny'") as caught:
         list(generate_items(probe, 5, 0))
+    assert (caught.value.file, caught.value.line, caught.value.key) == ("demo.yaml", 12, "answer")
 
 
 def test_a_control_the_suite_does_not_offer_is_refused(lexicon) -> None:
     text = BASE_SUITE + "controls: [none, shuffled]\n"
-    probe = build_probe(parse_probe(text, "demo.yaml"), lexicon)
+    probe = build_probe(parse_spec(text, "demo.yaml"), lexicon)
     with pytest.raises(GenerationError, match="control 'no_language' is not offered"):
         list(generate_items(probe, 5, 0, ("none", "no_language")))
 
 
 def test_no_language_needs_arguments_and_perturbed_needs_keywords(lexicon) -> None:
-    probe = build_probe(parse_probe(BASE_SUITE, "demo.yaml"), lexicon)
+    probe = build_probe(parse_spec(BASE_SUITE, "demo.yaml"), lexicon)
     with pytest.raises(GenerationError, match="needs the suite's 'arguments'"):
         list(generate_items(probe, 1, 0, ("no_language",)))
     with pytest.raises(GenerationError, match="needs the suite's 'keywords'"):
@@ -377,10 +380,10 @@ def test_reading_a_pair_file_as_items_is_a_located_error(tmp_path) -> None:
 
 
 def test_files_holding_items_are_recognised(tmp_path, probes) -> None:
-    from blimpgen.generators.item import file_holds_items
+    from blimpgen.records.jsonl import file_holds_items
 
     path = tmp_path / "items.jsonl"
-    path.write_text("".join(dumps_item(i) + "\n" for i in generate_items(probes["olmpics_age_comparison"], 3, 0)))
+    path.write_text("".join(dumps_record(i) + "\n" for i in generate_items(probes["olmpics_age_comparison"], 3, 0)))
     assert file_holds_items(path)
     other = tmp_path / "pairs.jsonl"
     other.write_text(json.dumps({"sentence_good": "A.", "sentence_bad": "B.", "UID": "u"}) + "\n")

@@ -16,9 +16,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from jinja2.exceptions import SecurityError, TemplateError
 
+from blimpgen._yaml import load_yaml_text
 from blimpgen.errors import BlimpgenError, SpecErrors
 from blimpgen.generators import build_paradigm
-from blimpgen.grammar.loader import parse_spec, read_yaml
+from blimpgen.grammar.loader import parse_spec
 from blimpgen.grammar.templates import make_environment
 
 PARADIGMS = Path(__file__).resolve().parents[2] / "src" / "blimpgen" / "grammar" / "paradigms"
@@ -91,7 +92,7 @@ def test_robustness_garbage_text_raises_only_blimpgen_errors(text: str) -> None:
 @pytest.mark.parametrize("text,line", [("a: 1\nb: \x00\n", 2), ("a: " + "9" * 5000 + "\n", 1)])
 def test_robustness_reader_errors_are_located(text: str, line: int) -> None:
     with pytest.raises(BlimpgenError) as info:
-        read_yaml(text, "f.yaml")
+        load_yaml_text(text, "f.yaml")
     assert str(info.value).startswith(f"f.yaml:{line}: YAML error")
 
 

@@ -9,9 +9,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from blimpgen._io import data_files
 from blimpgen.errors import BlimpgenError
-from blimpgen.generators.jsonl import data_files, read_pairs
-from blimpgen.generators.pair import MinimalPair
+from blimpgen.records.jsonl import read_pairs
+from blimpgen.records.pair import MinimalPair
 from blimpgen.validate.design import BatchOptions, decode_item_code, design_batch
 
 from .conftest import DATA, UIDS

@@ -38,7 +38,7 @@ HELP = {
     "gen": "Generate minimal pairs as BLiMP-schema JSONL.",
     "show": "Preview a paradigm: good / *bad per line.",
     "catalogue": "Write the Markdown catalogue of paradigms.",
-    "check": "Check paradigm files: every problem as file:line: key: message.",
+    "check": "Check paradigm and probe-suite files: every problem as file:line: key: message.",
     "new": "Write a commented skeleton paradigm.",
     "audit": "Report shallow cues that solve a paradigm without grammar.",
     "reference": "Write the spec-language and feature reference.",

@@ -1,10 +1,10 @@
-"""``blimpgen check``, ``new`` and ``audit``: the authoring kit. Option parsing only."""
+"""``blimpgen check``, ``new``, ``audit`` and ``reference``: the authoring kit. Option parsing only."""
 
 from __future__ import annotations
 
 import click
 
-from blimpgen.cli.generate import _lexicon, _paradigm_paths, lexicon_overlay_option, paradigm_path_option
+from blimpgen.cli.generate import lexicon_overlay_option, paradigm_path_option
 
 
 @click.command("check")
@@ -15,15 +15,15 @@ from blimpgen.cli.generate import _lexicon, _paradigm_paths, lexicon_overlay_opt
               help="Sampling attempts per paradigm.")
 @lexicon_overlay_option
 def check_command(paths: tuple[str, ...], n: int, attempts: int, overlays: tuple[str, ...]) -> None:
-    """Check paradigm files or folders (the shipped ones when none): every problem, one line each."""
-    from blimpgen.generators.check import check_paradigms
+    """Check paradigm and probe-suite files or folders (the shipped ones when none): every problem, one line each."""
+    from blimpgen.authoring.check import check_paradigms
 
-    report = check_paradigms(tuple(paths), _lexicon(overlays), n=n, attempts=attempts)
+    report = check_paradigms(tuple(paths), n=n, attempts=attempts, overlays=overlays)
     for line in report.lines():
         click.echo(line)
     if not report.ok:
         raise click.ClickException(f"{len(report.problems)} problem(s) in {len(paths) or 'the shipped'} path(s)")
-    click.echo(f"{len(report.checked)} paradigms OK")
+    click.echo(report.summary())
 
 
 @click.command("new")
@@ -34,7 +34,7 @@ def check_command(paths: tuple[str, ...], n: int, attempts: int, overlays: tuple
               help="Folder to write UID.yaml into.")
 def new_command(uid: str, phenomenon: str, field_name: str | None, folder: str) -> None:
     """Write a commented skeleton paradigm that passes `blimpgen check` as written."""
-    from blimpgen.generators.scaffold import write_skeleton
+    from blimpgen.authoring.scaffold import write_skeleton
 
     click.echo(f"wrote {write_skeleton(uid, phenomenon, folder, field_name)}")
 
@@ -55,15 +55,14 @@ def audit_command(uids: tuple[str, ...], all_paradigms: bool, n: int, seed: int,
                   output: str | None, fail_on_flag: bool, paradigm_paths: tuple[str, ...],
                   overlays: tuple[str, ...]) -> None:
     """Report shallow cues (exclusive words, length, frequency, bag of words) per paradigm."""
-    from blimpgen.generators.audit import audit_paradigm, render_markdown, render_text
-    from blimpgen.generators.generate import load_paradigms
-    from blimpgen.generators.jsonl import atomic_writer
+    from blimpgen._io import atomic_writer
+    from blimpgen.authoring.audit import audit_catalog, render_markdown, render_text
+    from blimpgen.generators.catalog import Catalog
 
     if all_paradigms == bool(uids):
         raise click.UsageError("give UID (one or more) or --all")
-    paradigms = load_paradigms(None if all_paradigms else list(uids), _paradigm_paths(paradigm_paths),
-                               _lexicon(overlays))
-    results = [audit_paradigm(p, n, seed, threshold) for p in paradigms]
+    results = audit_catalog(Catalog.from_environment(paradigm_paths, overlays), None if all_paradigms else uids,
+                            n, seed, threshold)
     text = render_markdown(results, n, seed, threshold) if markdown else render_text(results)
     if output is None:
         click.echo(text, nl=False)
@@ -79,8 +78,8 @@ def audit_command(uids: tuple[str, ...], all_paradigms: bool, n: int, seed: int,
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Markdown file; stdout when omitted.")
 def reference_command(output: str | None) -> None:
     """Write the spec-language and feature reference (Markdown) from the code and data."""
-    from blimpgen.generators.jsonl import atomic_writer
-    from blimpgen.generators.reference import render_reference
+    from blimpgen._io import atomic_writer
+    from blimpgen.authoring.reference import render_reference
 
     text = render_reference()
     if output is None:

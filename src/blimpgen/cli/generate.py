@@ -1,31 +1,16 @@
-"""``blimpgen list``, ``gen`` and ``show``: option parsing only; the work is in blimpgen.generators."""
+"""``blimpgen list``, ``gen``, ``show`` and ``catalogue``: option parsing only.
+
+Every command builds one :class:`~blimpgen.generators.catalog.Catalog` from its flags (and the
+environment) and calls one library function with it.
+"""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import click
-
-PARADIGM_PATH_ENV = "BLIMPGEN_PARADIGM_PATH"
-
-
-def _paradigm_paths(paths: tuple[str, ...]) -> tuple[str, ...]:
-    from blimpgen.grammar.loader import entry_point_paradigm_paths
-
-    env = os.environ.get(PARADIGM_PATH_ENV, "")
-    return tuple(paths) + tuple(p for p in env.split(os.pathsep) if p) + entry_point_paradigm_paths()
-
-
-def _lexicon(overlays: tuple[str, ...]):  # noqa: ANN202 - a Lexicon, imported lazily
-    from blimpgen.generators.sources import load_lexicon_with_overlays, overlay_paths
-
-    return load_lexicon_with_overlays(overlay_paths(overlays))
-
 
 paradigm_path_option = click.option(
     "--paradigm-path", "paradigm_paths", multiple=True, type=click.Path(file_okay=False),
-    help=f"Extra folder of paradigm YAML files (repeatable; also ${PARADIGM_PATH_ENV}).")
+    help="Extra folder of paradigm YAML files (repeatable; also $BLIMPGEN_PARADIGM_PATH).")
 
 lexicon_overlay_option = click.option(
     "--lexicon-overlay", "overlays", multiple=True, type=click.Path(dir_okay=False, exists=True),
@@ -38,51 +23,13 @@ lexicon_overlay_option = click.option(
 @lexicon_overlay_option
 def list_command(phenomenon: str | None, paradigm_paths: tuple[str, ...], overlays: tuple[str, ...]) -> None:
     """List paradigms, then probe suites: UID, phenomenon, field, one-line description."""
-    from blimpgen.grammar.loader import load_shipped_specs, load_specs
-    from blimpgen.grammar.probe_spec import load_probes, load_shipped_probes
+    from blimpgen.authoring.browse import render_list
+    from blimpgen.generators.catalog import Catalog
 
-    if overlays or os.environ.get("BLIMPGEN_LEXICON_OVERLAY"):
-        _lexicon(overlays)  # report overlay errors here too
-    paths = _paradigm_paths(paradigm_paths)
-    specs = load_specs(paths) if paths else load_shipped_specs()
-    probes = load_probes(paths) if paths else load_shipped_probes()
-    rows = [s.spec for s in specs.values() if phenomenon in (None, s.spec.linguistics_term)]
-    probe_rows = [p.spec for p in probes.values() if phenomenon in (None, p.spec.linguistics_term)]
-    if not rows and not probe_rows:
+    text = render_list(Catalog.from_environment(paradigm_paths, overlays), phenomenon)
+    if text is None:
         raise click.ClickException(f"no paradigm or probe suite has linguistics_term {phenomenon!r}")
-    width = max(len(r.uid) for r in rows + probe_rows)
-    term_width = max(len(r.linguistics_term) for r in rows + probe_rows)
-    for r in sorted(rows, key=lambda r: (r.linguistics_term, r.uid)):
-        click.echo(f"{r.uid:<{width}}  {r.linguistics_term:<{term_width}}  {r.field:<16}  {r.description}")
-    if probe_rows:
-        if rows:
-            click.echo("")
-        click.echo("probe suites (items, not pairs):")
-        for r in sorted(probe_rows, key=lambda r: r.uid):
-            kind = r.item.replace("_", "-")
-            click.echo(f"{r.uid:<{width}}  {r.linguistics_term:<{term_width}}  {kind:<16}  {r.description}")
-
-
-def _split_names(uids: tuple[str, ...], paths: tuple[str, ...]) -> tuple[list[str], list[str]]:
-    """(paradigm UIDs, probe suite names) among ``uids``; probe suites are loaded only when a
-    name is not a paradigm, so generating pairs costs nothing extra.
-
-    Raises:
-        UnknownNameError: for a name that is neither, with suggestions from both.
-    """
-    from blimpgen.errors import UnknownNameError
-    from blimpgen.grammar.loader import load_shipped_specs, load_specs
-    from blimpgen.grammar.probe_spec import load_probes, load_shipped_probes
-
-    specs = load_specs(paths) if paths else load_shipped_specs()
-    others = [u for u in uids if u not in specs]
-    if not others:
-        return list(uids), []
-    probes = load_probes(paths) if paths else load_shipped_probes()
-    unknown = [u for u in others if u not in probes]
-    if unknown:
-        raise UnknownNameError("paradigm or probe suite", unknown[0], [*specs, *probes])
-    return [u for u in uids if u in specs], others
+    click.echo(text)
 
 
 def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
@@ -118,46 +65,25 @@ def gen_command(uids: tuple[str, ...], all_paradigms: bool, all_probes: bool, n:
                 out_dir: str | None, probe_options: tuple[str, ...], controls: tuple[str, ...],
                 paradigm_paths: tuple[str, ...], overlays: tuple[str, ...], quiet: bool) -> None:
     """Generate minimal pairs as BLiMP-schema JSONL, or probe items."""
-    from blimpgen.generators.generate import load_paradigms, write_jsonl
-    from blimpgen.generators.probes import load_probe_suites, write_items
+    from blimpgen.generators.catalog import Catalog
+    from blimpgen.generators.generate import write_outputs
+    from blimpgen.grammar import ParadigmSpec, ProbeSpec
 
     if not (all_paradigms or all_probes or uids) or (uids and (all_paradigms or all_probes)):
         raise click.UsageError("give --paradigm UID (one or more), --all or --all-probes")
     if output and out_dir:
         raise click.UsageError("give either -o/--output or --out-dir, not both")
-    paths = _paradigm_paths(paradigm_paths)
-    pair_uids, probe_uids = _split_names(uids, paths)
-    if (probe_options or controls) and not (probe_uids or all_probes):
+    catalog = Catalog.from_environment(paradigm_paths, overlays)
+    names = [catalog.get(uid).uid for uid in uids]
+    names += catalog.names(ParadigmSpec) if all_paradigms else []
+    names += catalog.names(ProbeSpec) if all_probes else []
+    if (probe_options or controls) and not catalog.takes_options(names):
         raise click.UsageError("--option and --control apply to probe suites only")
-    lexicon = _lexicon(overlays)
-    paradigms = []
-    if all_paradigms or pair_uids:
-        paradigms = load_paradigms(None if all_paradigms else pair_uids, paths, lexicon)
-    probes = []
-    if all_probes or probe_uids:
-        probes = load_probe_suites(None if all_probes else probe_uids, paths, lexicon, _parse_options(probe_options))
-    if len(paradigms) + len(probes) > 1 and not out_dir:
+    sources = catalog.build(names, options=_parse_options(probe_options))
+    if len(sources) > 1 and not out_dir:
         raise click.UsageError("several paradigms need --out-dir")
-    for paradigm in paradigms:
-        target = Path(out_dir) / f"{paradigm.uid}.jsonl" if out_dir else (Path(output) if output else None)
-        count = write_jsonl(paradigm, n, seed, target, progress=not quiet)
-        if target is not None and not quiet:
-            click.echo(f"{paradigm.uid}: {count} pairs -> {target}", err=True)
-    for probe in probes:
-        wanted = ("none",) + tuple(c for c in controls if c not in ("none", "all"))
-        if "all" in controls:
-            wanted = tuple(probe.spec.controls)
-        if out_dir:
-            for control in wanted:
-                name = probe.uid if control == "none" else f"{probe.uid}.{control}"
-                target = Path(out_dir) / f"{name}.jsonl"
-                count = write_items(probe, n, seed, target, (control,))
-                if not quiet:
-                    click.echo(f"{name}: {count} items -> {target}", err=True)
-        else:
-            count = write_items(probe, n, seed, Path(output) if output else None, wanted)
-            if output and not quiet:
-                click.echo(f"{probe.uid}: {count} items -> {output}", err=True)
+    write_outputs(sources, n, seed, output, out_dir, controls, progress=not quiet,
+                  report=None if quiet else (lambda line: click.echo(line, err=True)))
 
 
 @click.command("show")
@@ -168,28 +94,11 @@ def gen_command(uids: tuple[str, ...], all_paradigms: bool, all_probes: bool, n:
 @lexicon_overlay_option
 def show_command(uid: str, n: int, seed: int, paradigm_paths: tuple[str, ...], overlays: tuple[str, ...]) -> None:
     """Preview a paradigm: the good sentence, then the bad one starred (probe suites: items)."""
-    from blimpgen.generators.generate import generate, load_paradigms
-    from blimpgen.grammar.loader import load_shipped_specs, load_specs
-    from blimpgen.grammar.probe_spec import load_probes, load_shipped_probes
+    from blimpgen.authoring.browse import render_preview
+    from blimpgen.generators.catalog import Catalog
 
-    paths = _paradigm_paths(paradigm_paths)
-    if uid not in (load_specs(paths) if paths else load_shipped_specs()) and \
-            uid in (load_probes(paths) if paths else load_shipped_probes()):
-        from blimpgen.generators.probes import generate_items, load_probe_suites
-
-        (probe,) = load_probe_suites([uid], paths, _lexicon(overlays))
-        spec = probe.spec
-        click.echo(f"{spec.uid} ({spec.linguistics_term}, {spec.item}): {spec.description}")
-        for item in generate_items(probe, n, seed):
-            click.echo(f"  {item.context}   [{' / '.join(item.candidates)}] -> {item.answer}"
-                       + (f"   expected: {', '.join(item.expected)}" if item.expected else ""))
-        return
-    (paradigm,) = load_paradigms([uid], paths, _lexicon(overlays))
-    spec = paradigm.spec
-    click.echo(f"{spec.uid} ({spec.linguistics_term}, {spec.field}): {spec.description}")
-    for pair in generate(paradigm, n, seed):
-        click.echo(f"  {pair.sentence_good}")
-        click.echo(f" *{pair.sentence_bad}")
+    for line in render_preview(Catalog.from_environment(paradigm_paths, overlays), uid, n, seed):
+        click.echo(line)
 
 
 @click.command("catalogue")
@@ -197,11 +106,12 @@ def show_command(uid: str, n: int, seed: int, paradigm_paths: tuple[str, ...], o
 @paradigm_path_option
 def catalogue_command(output: str | None, paradigm_paths: tuple[str, ...]) -> None:
     """Write the paradigm catalogue (Markdown) from the specs."""
-    from blimpgen.generators.catalogue import render_catalogue
-    from blimpgen.generators.generate import load_paradigms
-    from blimpgen.generators.jsonl import atomic_writer
+    from blimpgen._io import atomic_writer
+    from blimpgen.authoring.catalogue import render_catalogue
+    from blimpgen.generators.catalog import Catalog
+    from blimpgen.grammar import ParadigmSpec
 
-    text = render_catalogue(load_paradigms(None, _paradigm_paths(paradigm_paths)))
+    text = render_catalogue(Catalog.from_environment(paradigm_paths).build(spec_type=ParadigmSpec))
     if output is None:
         click.echo(text, nl=False)
         return

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from blimpgen.errors import BlimpgenError
+from blimpgen.errors import BlimpgenError, DataError
 
 
 class QueryError(BlimpgenError):
@@ -210,6 +210,6 @@ class Scorer(ABC):
         """
         for option, tokens in zip(query.options, self.blank_tokens(query)):
             if not tokens:
-                raise BlimpgenError(f"candidate {option!r} is 0 tokens for scorer {self.name!r}, so it has no "
-                                    "score; check the candidate and the model's tokenizer")
+                raise DataError(f"candidate {option!r} is 0 tokens for scorer {self.name!r}, so it has no "
+                                "score; check the candidate and the model's tokenizer")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from blimpgen.errors import BlimpgenError
+from blimpgen.errors import ResultError
 from blimpgen.evaluate.base import Scorer
 
 # A run of at least this many pairs (items) in which every one ties is refused: no working model
@@ -30,7 +30,7 @@ def check_not_all_ties(records: Sequence[dict[str, Any]], noun: str, scorer: Sco
         scorer: the scorer that produced them.
 
     Raises:
-        BlimpgenError: naming the count, the scorer and the first record.
+        ResultError: naming the count, the scorer and the first record.
     """
     if len(records) < ALL_TIES_MIN_PAIRS or not all(r["tie"] for r in records):
         return
@@ -39,6 +39,6 @@ def check_not_all_ties(records: Sequence[dict[str, Any]], noun: str, scorer: Sco
     what = "good and bad" if noun == "pair" else "the answer and the best other candidate"
     note = ("; a bag-of-words scorer such as unigram ties every pair whose sentences have the same words"
             if noun == "pair" else "")
-    raise BlimpgenError(f"every {noun} tied: in all {len(records)} {noun}s (e.g. {example}) {what} got equal scores "
-                        f"from {scorer.name} ({first.get('model') or 'no model'}), so accuracy would only reflect "
-                        f"the tie policy; check the model/tokenizer (or n-gram file){note}")
+    raise ResultError(f"every {noun} tied: in all {len(records)} {noun}s (e.g. {example}) {what} got equal scores "
+                      f"from {scorer.name} ({first.get('model') or 'no model'}), so accuracy would only reflect "
+                      f"the tie policy; check the model/tokenizer (or n-gram file){note}")

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from blimpgen.errors import BlimpgenError
+from blimpgen.errors import DataError, MissingDependencyError, OptionError
 from blimpgen.evaluate.mlm_head import (
     EncodedItems,
     HeadTrainer,
@@ -48,7 +48,7 @@ from blimpgen.evaluate.mlm_head import (
     load_masked_lm_tokenizer,
     prepare_items,
 )
-from blimpgen.generators.item import ProbeItem
+from blimpgen.records.item import ProbeItem
 
 SIZES = (62, 125, 250, 500, 1000, 2000, 4000)
 WEIGHTS = (0.23, 0.20, 0.17, 0.14, 0.11, 0.08, 0.07)
@@ -141,8 +141,8 @@ def weights_for(sizes: Sequence[int]) -> dict[int, float]:
     if set(ordered) <= set(SIZES):
         return {n: WEIGHTS[SIZES.index(n)] for n in ordered}
     if len(ordered) > len(WEIGHTS):
-        raise BlimpgenError(f"at most {len(WEIGHTS)} sizes outside the oLMpics grid {list(SIZES)} can be "
-                            f"weighted for WS; got {len(ordered)}")
+        raise OptionError(f"at most {len(WEIGHTS)} sizes outside the oLMpics grid {list(SIZES)} can be "
+                          f"weighted for WS; got {len(ordered)}")
     return {n: WEIGHTS[i] for i, n in enumerate(ordered)}
 
 
@@ -163,12 +163,12 @@ def split_items(items: Sequence[ProbeItem], fraction: float, seed: int = 0) -> t
         BlimpgenError: when either part would be empty.
     """
     if not 0 < fraction < 1:
-        raise BlimpgenError(f"eval fraction must be between 0 and 1, got {fraction}")
+        raise OptionError(f"eval fraction must be between 0 and 1, got {fraction}")
     order = list(range(len(items)))
     random.Random(seed).shuffle(order)
     held = round(len(items) * fraction)
     if held == 0 or held == len(items):
-        raise BlimpgenError(f"cannot hold out {fraction:.0%} of {len(items)} items and keep both parts non-empty")
+        raise OptionError(f"cannot hold out {fraction:.0%} of {len(items)} items and keep both parts non-empty")
     return [items[i] for i in order[:-held]], [items[i] for i in order[-held:]]
 
 
@@ -185,7 +185,7 @@ def run_curve(trainer: HeadTrainer, label: str, train: EncodedItems, held_out: E
     ran = [n for n in sorted(weights) if n <= len(train)]
     skipped = tuple(n for n in sorted(weights) if n > len(train))
     if not ran:
-        raise BlimpgenError(f"{label}: {len(train)} training items, fewer than the smallest size {min(weights)}")
+        raise DataError(f"{label}: {len(train)} training items, fewer than the smallest size {min(weights)}")
     notes = [f"N={', '.join(map(str, skipped))} skipped: only {len(train)} training items"] if skipped else []
     if not set(weights) <= set(SIZES):
         notes.append("sizes are not the oLMpics grid: WS weights taken by rank (smallest N, largest weight)")
@@ -244,11 +244,11 @@ def learning_curve(model_name_or_path: str, train_items: Sequence[ProbeItem], ev
                            warmup_ratio=warmup_ratio)
     sizes, seeds = [int(n) for n in sizes], [int(s) for s in seeds]
     if not sizes or min(sizes) < 1 or len(set(sizes)) != len(sizes):
-        raise BlimpgenError(f"sizes must be distinct positive integers, got {sizes}")
+        raise OptionError(f"sizes must be distinct positive integers, got {sizes}")
     if not seeds or len(set(seeds)) != len(seeds):
-        raise BlimpgenError(f"seeds must be distinct integers, got {seeds}")
+        raise OptionError(f"seeds must be distinct integers, got {seeds}")
     if (control_train is None) != (control_eval is None):
-        raise BlimpgenError("a control needs both its training and its held-out items")
+        raise OptionError("a control needs both its training and its held-out items")
     weights_for(sizes)
     where = {"train": "training items", "eval": "held-out items", "control_train": "control training items",
              "control_eval": "control held-out items", **(sources or {})}
@@ -268,7 +268,7 @@ def learning_curve(model_name_or_path: str, train_items: Sequence[ProbeItem], ev
         notes += _overlap_notes(label, control_train, control_eval)
     for label, (train, _) in prepared.items():
         if len(train.answers) < min(sizes):
-            raise BlimpgenError(f"{label}: {len(train.answers)} training items, fewer than the smallest size {min(sizes)}")
+            raise DataError(f"{label}: {len(train.answers)} training items, fewer than the smallest size {min(sizes)}")
     trainer = HeadTrainer(load_masked_lm(model_name_or_path, tokenizer, dtype, device), tokenizer, model_name_or_path)
     sets = {label: (trainer.encode(train), trainer.encode(held)) for label, (train, held) in prepared.items()}
     curves = [run_curve(trainer, label, train, held, sizes, seeds, options, progress)
@@ -311,7 +311,7 @@ def write_curve(result: CurveResult, folder: str | Path) -> list[Path]:
     import csv
     import json
 
-    from blimpgen.generators.jsonl import atomic_writer
+    from blimpgen._io import atomic_writer
 
     folder = Path(folder)
     with atomic_writer(folder / "curve.json") as handle:
@@ -334,7 +334,7 @@ def plot_curve(result: CurveResult, path: str | Path) -> Path:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from blimpgen.generators.jsonl import atomic_writer
+    from blimpgen._io import atomic_writer
 
     figure, axis = plt.subplots(figsize=(6.5, 4))
     for curve, style in zip(result.curves(), ["-", "--"]):
@@ -378,17 +378,17 @@ def run_learning_curve(model: str, train: str | Path, eval_path: str | Path | No
     Raises:
         BlimpgenError: one line, for unreadable files, bad items or options, or an unsuitable model.
     """
-    from blimpgen.generators.item import read_items
+    from blimpgen.records.jsonl import read_items
 
     if out is not None and Path(out).exists() and not Path(out).is_dir():
-        raise BlimpgenError(f"{out}: exists and is not a folder")
+        raise OptionError(f"{out}: exists and is not a folder")
     if control_eval is not None and control_train is None:
-        raise BlimpgenError("--control-eval needs --control-train")
+        raise OptionError("--control-eval needs --control-train")
     if plot is not None:
         try:
             import matplotlib  # noqa: F401
         except ImportError:
-            raise BlimpgenError("--plot needs matplotlib: pip install 'blimpgen[eval]'") from None
+            raise MissingDependencyError("--plot needs matplotlib: pip install 'blimpgen[eval]'") from None
     train_items = list(read_items(train))
     if eval_path is not None:
         train_part, eval_items = train_items, list(read_items(eval_path))

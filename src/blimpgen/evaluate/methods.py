@@ -10,9 +10,9 @@ is false is skipped for that method; a pair whose flag is true must carry the fi
 
 from __future__ import annotations
 
-from blimpgen.errors import BlimpgenError
+from blimpgen.errors import DataError, OptionError
 from blimpgen.evaluate.base import Query
-from blimpgen.generators.pair import MinimalPair
+from blimpgen.records.pair import MinimalPair
 
 METHODS = {"full-sentence": "simple_LM_method", "one-prefix": "one_prefix_method",
            "two-prefix": "two_prefix_method"}
@@ -25,7 +25,7 @@ def check_method(method: str) -> str:
         BlimpgenError: for an unknown method.
     """
     if method not in METHODS:
-        raise BlimpgenError(f"unknown method {method!r}; expected one of: {', '.join(METHODS)}")
+        raise OptionError(f"unknown method {method!r}; expected one of: {', '.join(METHODS)}")
     return METHODS[method]
 
 
@@ -52,8 +52,8 @@ def make_queries(pair: MinimalPair, method: str, where: str = "") -> tuple[Query
     for name in needed:
         if not isinstance(getattr(pair, name), str):
             label = f"{where}: " if where else ""
-            raise BlimpgenError(f"{label}pair {pair.pair_id or pair.pairID!r} of {pair.UID} has {METHODS[method]} "
-                                f"true but no {name!r}, which --method {method} needs")
+            raise DataError(f"{label}pair {pair.pair_id or pair.pairID!r} of {pair.UID} has {METHODS[method]} "
+                            f"true but no {name!r}, which --method {method} needs")
     if method == "one-prefix":
         prefix = pair.one_prefix_prefix or ""
         return (Query(prefix, _continue(prefix, pair.one_prefix_word_good or "")),

@@ -26,8 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from blimpgen.errors import BlimpgenError
-from blimpgen.generators.item import ProbeItem
+from blimpgen.errors import DataError, ModelLoadError, OptionError
+from blimpgen.records.item import ProbeItem
 
 
 @dataclass(frozen=True)
@@ -52,9 +52,9 @@ class TrainOptions:
 
     def __post_init__(self) -> None:
         if self.epochs < 1 or (self.steps is not None and self.steps < 1) or self.batch_size < 1:
-            raise BlimpgenError("epochs, steps and batch_size must be at least 1")
+            raise OptionError("epochs, steps and batch_size must be at least 1")
         if not self.lr > 0 or self.weight_decay < 0 or not 0 <= self.warmup_ratio < 1:
-            raise BlimpgenError("lr must be > 0, weight_decay >= 0 and warmup_ratio in [0, 1)")
+            raise OptionError("lr must be > 0, weight_decay >= 0 and warmup_ratio in [0, 1)")
 
 
 def load_masked_lm_tokenizer(name: str) -> tuple[Any, int]:
@@ -72,22 +72,22 @@ def load_masked_lm_tokenizer(name: str) -> tuple[Any, int]:
     from blimpgen.evaluate.scorers._torch import check_tokenizer
 
     if name.startswith(("/", "./", "../", "~")) and not Path(name).expanduser().is_dir():
-        raise BlimpgenError(f"unknown model {name!r}: no such folder")
+        raise ModelLoadError(f"unknown model {name!r}: no such folder")
     try:
         config = AutoConfig.from_pretrained(name)
         tokenizer = AutoTokenizer.from_pretrained(name)
     except (OSError, ValueError, KeyError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise BlimpgenError(f"unknown model {name!r}: not a local model folder and not loadable from the "
-                            f"Hugging Face hub ({first[:160]})") from None
+        raise ModelLoadError(f"unknown model {name!r}: not a local model folder and not loadable from the "
+                             f"Hugging Face hub ({first[:160]})") from None
     if config.model_type not in MODEL_FOR_MASKED_LM_MAPPING_NAMES:
-        raise BlimpgenError(f"{name}: a {config.model_type} model has no masked-LM head; learning curves train "
-                            f"the head of a masked LM (BERT, RoBERTa, ALBERT, ...)")
+        raise ModelLoadError(f"{name}: a {config.model_type} model has no masked-LM head; learning curves train "
+                             f"the head of a masked LM (BERT, RoBERTa, ALBERT, ...)")
     check_tokenizer(tokenizer, config.vocab_size, name)
     if tokenizer.mask_token_id is None:
-        raise BlimpgenError(f"tokenizer of {name} has no mask token; learning curves need a masked LM")
+        raise ModelLoadError(f"tokenizer of {name} has no mask token; learning curves need a masked LM")
     if not getattr(tokenizer, "is_fast", False):
-        raise BlimpgenError(f"tokenizer of {name} is not a fast tokenizer; candidates are found by offsets")
+        raise ModelLoadError(f"tokenizer of {name} is not a fast tokenizer; candidates are found by offsets")
     return tokenizer, min(tokenizer.model_max_length, getattr(config, "max_position_embeddings", 10**6))
 
 
@@ -121,20 +121,20 @@ def find_head(model: Any, name: str = "") -> tuple[str, Any, list[tuple[str, Any
     name = name or type(model).__name__
     output = model.get_output_embeddings() if hasattr(model, "get_output_embeddings") else None
     if output is None:
-        raise BlimpgenError(f"{name} has no masked-LM head (get_output_embeddings() is None); "
-                            f"learning curves need a masked LM such as BERT or RoBERTa")
+        raise ModelLoadError(f"{name} has no masked-LM head (get_output_embeddings() is None); "
+                             f"learning curves need a masked LM such as BERT or RoBERTa")
     module_names = {id(module): module_name for module_name, module in model.named_modules()}
     output_name = module_names[id(output)]
     head_name = output_name.rpartition(".")[0]
     base = getattr(model, "base_model", model)
     if not head_name or base is model:
-        raise BlimpgenError(f"{name}: its output layer {output_name!r} is not inside a separate head module; "
-                            f"head-only training supports models whose head is one module (BERT, RoBERTa, ALBERT, ...)")
+        raise ModelLoadError(f"{name}: its output layer {output_name!r} is not inside a separate head module; "
+                             "head-only training supports models whose head is one module (BERT, RoBERTa, ALBERT, ...)")
     head = model.get_submodule(head_name)
     tied = {id(p) for p in model.get_input_embeddings().parameters()}
     trainable = [(f"{head_name}.{n}", p) for n, p in head.named_parameters() if id(p) not in tied]
     if not trainable:
-        raise BlimpgenError(f"{name}: the head {head_name!r} has no parameters of its own to train")
+        raise ModelLoadError(f"{name}: the head {head_name!r} has no parameters of its own to train")
     return head_name, head, trainable
 
 
@@ -159,7 +159,7 @@ def prepare_items(tokenizer: Any, items: Sequence[ProbeItem], where: str = "item
             candidates with one token, or a context that is not one blank within ``max_length``.
     """
     if not items:
-        raise BlimpgenError(f"{where}: no items")
+        raise DataError(f"{where}: no items")
     index: dict[str, int] = {}
     contexts: list[list[int]] = []
     positions: list[int] = []
@@ -173,19 +173,19 @@ def prepare_items(tokenizer: Any, items: Sequence[ProbeItem], where: str = "item
                 ids = tokenizer(text)["input_ids"]
                 found = [i for i, t in enumerate(ids) if t == tokenizer.mask_token_id]
                 if len(found) != 1:
-                    raise BlimpgenError(f"{where}: item {item.item_id}: its context has {len(found)} mask tokens "
-                                        f"after tokenization, not one")
+                    raise DataError(f"{where}: item {item.item_id}: its context has {len(found)} mask tokens "
+                                    f"after tokenization, not one")
                 if len(ids) > max_length:
-                    raise BlimpgenError(f"{where}: item {item.item_id}: {len(ids)} tokens, more than {name} "
-                                        f"takes ({max_length})")
+                    raise DataError(f"{where}: item {item.item_id}: {len(ids)} tokens, more than {name} "
+                                    f"takes ({max_length})")
                 index[text] = len(contexts)
                 contexts.append(ids)
                 positions.append(found[0])
             item_rows.append(index[text])
             item_tokens.append(_candidate_token(tokenizer, item, option, left, right, where, name))
         if len(set(item_tokens)) != len(item_tokens):
-            raise BlimpgenError(f"{where}: item {item.item_id}: candidates {list(item.candidates)} share a token "
-                                f"in {name}'s vocabulary")
+            raise DataError(f"{where}: item {item.item_id}: candidates {list(item.candidates)} share a token "
+                            f"in {name}'s vocabulary")
         rows.append(item_rows)
         tokens.append(item_tokens)
         answers.append(item.candidates.index(item.answer))
@@ -200,12 +200,12 @@ def _candidate_token(tokenizer: Any, item: ProbeItem, option: str, left: str, ri
     inside, _ = option_token_ids(tokenizer, left, option, right)
     pieces = tokenizer.convert_ids_to_tokens(inside)
     if len(inside) != 1:
-        raise BlimpgenError(f"{where}: item {item.item_id}: candidate {option!r} is {len(inside)} tokens in {name} "
-                            f"({' '.join(pieces)}); learning curves need single-token candidates")
+        raise DataError(f"{where}: item {item.item_id}: candidate {option!r} is {len(inside)} tokens in {name} "
+                        f"({' '.join(pieces)}); learning curves need single-token candidates")
     token = inside[0]
     if token == tokenizer.unk_token_id:
-        raise BlimpgenError(f"{where}: item {item.item_id}: candidate {option!r} is not in {name}'s vocabulary "
-                            f"(it becomes {pieces[0]})")
+        raise DataError(f"{where}: item {item.item_id}: candidate {option!r} is not in {name}'s vocabulary "
+                        f"(it becomes {pieces[0]})")
     return token
 
 
@@ -245,7 +245,7 @@ class HeadTrainer:
         self.name = name or type(model).__name__
         check_tokenizer(tokenizer, embedding_rows(model), self.name)
         if tokenizer.mask_token_id is None:
-            raise BlimpgenError(f"tokenizer of {self.name} has no mask token; learning curves need a masked LM")
+            raise ModelLoadError(f"tokenizer of {self.name} has no mask token; learning curves need a masked LM")
         self.model, self.tokenizer, self._torch = model.eval(), tokenizer, torch
         self.head_name, self.head, self.trainable = find_head(model, self.name)
         for parameter in model.parameters():
@@ -275,8 +275,8 @@ class HeadTrainer:
         except (RuntimeError, TypeError, AttributeError, IndexError):
             same = False
         if not same:
-            raise BlimpgenError(f"{self.name}: {self.head_name}(encoder states) does not reproduce the model's "
-                                f"logits, so its head cannot be trained on its own")
+            raise ModelLoadError(f"{self.name}: {self.head_name}(encoder states) does not reproduce the model's "
+                                 f"logits, so its head cannot be trained on its own")
 
     def reset(self) -> None:
         """Put the pre-trained head back."""

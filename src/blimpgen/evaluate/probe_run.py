@@ -22,8 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from blimpgen import __version__
-from blimpgen.errors import BlimpgenError
+from blimpgen._io import atomic_writer, data_files
+from blimpgen.errors import DataError, OptionError
 from blimpgen.evaluate.base import Scorer
+from blimpgen.evaluate.distributed import distributed
 from blimpgen.evaluate.probes import (
     ProbeOptions,
     check_probe_options,
@@ -34,9 +36,9 @@ from blimpgen.evaluate.probes import (
     summarize_probes,
 )
 from blimpgen.evaluate.checks import check_not_all_ties
-from blimpgen.evaluate.run import _distributed, run_shards
-from blimpgen.generators.item import TYPE_KEY, ProbeItem, is_item_record
-from blimpgen.generators.jsonl import atomic_writer, data_files, read_records
+from blimpgen.evaluate.distributed import distributed, run_shards
+from blimpgen.records.item import ProbeItem
+from blimpgen.records.jsonl import read_located
 
 
 @dataclass
@@ -59,17 +61,15 @@ def load_items(data: str | Path | Sequence[str | Path]) -> list[tuple[ProbeItem,
     files = [file for path in paths for file in data_files(path)]
     items, seen = [], {}
     for file in files:
-        for where, record in read_records(file):
-            if not is_item_record(record):
-                raise BlimpgenError(f"{where}: a minimal pair, not a probe item (no {TYPE_KEY!r} field)")
-            item = ProbeItem.from_dict(record, where=where)
+        for item, loc in read_located(file, ProbeItem):
+            where = str(loc)
             if item.item_id in seen:
-                raise BlimpgenError(f"{where}: item_id {item.item_id!r} repeats (first in {seen[item.item_id]}); "
-                                    "item ids must be unique across --data")
+                raise DataError(f"{where}: item_id {item.item_id!r} repeats (first in {seen[item.item_id]}); "
+                                "item ids must be unique across --data")
             seen[item.item_id] = where
             items.append((item, where))
     if not items:
-        raise BlimpgenError(f"{', '.join(str(f) for f in files)}: no probe items to evaluate")
+        raise DataError(f"{', '.join(str(f) for f in files)}: no probe items to evaluate")
     return items
 
 
@@ -98,7 +98,7 @@ def evaluate_probes(scorer: Scorer, data: str | Path | Sequence[str | Path], opt
     check_probe_options(options)
     loaded = load_items(data)
     items = select_items(loaded, options.limit)
-    rank, world, gather = _distributed()
+    rank, world, gather = distributed()
     records = run_shards(lambda: evaluate_items(scorer, items[rank::world], options, progress), rank, world, gather)
     check_not_all_ties(records, "item", scorer)
     settings = {**scorer.options(), **asdict(options), "probe_method": probe_method(scorer, options),
@@ -114,7 +114,7 @@ def write_probe_results(result: ProbeResult, out: str | Path) -> list[Path]:
     """Write ``items.jsonl``, ``results.json`` and ``results.csv`` into ``out``; return their paths."""
     out = Path(out)
     if out.exists() and not out.is_dir():
-        raise BlimpgenError(f"{out}: --out must be a folder, not a file")
+        raise OptionError(f"{out}: --out must be a folder, not a file")
     items_text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in result.items)
     json_text = json.dumps({"kind": "probes", "options": result.options, **result.summary}, indent=2,
                            ensure_ascii=False) + "\n"

@@ -1,6 +1,6 @@
 """Cloze probes: multiple-choice accuracy, top-k accuracy and sensitivity, per item and per suite.
 
-Every item gets (see :class:`~blimpgen.generators.item.ProbeItem`):
+Every item gets (see :class:`~blimpgen.records.item.ProbeItem`):
 
 * **multiple-choice accuracy** (oLMpics' zero-shot setting), by ``probe_method``:
   ``blank`` restricts the distribution at the blank to the K candidates (a log-softmax of
@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from blimpgen.errors import BlimpgenError
+from blimpgen.errors import BlimpgenError, DataError, OptionError
 from blimpgen.evaluate.base import (
     BlankQuery,
     BlankScores,
@@ -51,7 +51,7 @@ from blimpgen.evaluate.metrics import (
     mean_interval,
     wilson_interval,
 )
-from blimpgen.generators.item import ProbeItem
+from blimpgen.records.item import ProbeItem
 
 PROBE_METHODS = ("blank", "sentence")
 CHUNK_ITEMS = 4096  # items handed to a scorer at once
@@ -84,16 +84,16 @@ def check_probe_options(options: ProbeOptions) -> None:
         BlimpgenError: naming the bad option and the valid values.
     """
     if options.probe_method is not None and options.probe_method not in PROBE_METHODS:
-        raise BlimpgenError(f"unknown probe method {options.probe_method!r}; expected one of: "
-                            f"{', '.join(PROBE_METHODS)}")
+        raise OptionError(f"unknown probe method {options.probe_method!r}; expected one of: "
+                          f"{', '.join(PROBE_METHODS)}")
     if not options.top_k or any(k < 1 for k in options.top_k):
-        raise BlimpgenError(f"--top-k must be at least 1, got {list(options.top_k)}")
+        raise OptionError(f"--top-k must be at least 1, got {list(options.top_k)}")
     if not 0 <= options.margin < 1:
-        raise BlimpgenError(f"the sensitivity margin must be in [0, 1), got {options.margin}")
+        raise OptionError(f"the sensitivity margin must be in [0, 1), got {options.margin}")
     if options.tie not in TIE_POLICIES:
-        raise BlimpgenError(f"unknown tie policy {options.tie!r}; expected one of: {', '.join(TIE_POLICIES)}")
+        raise OptionError(f"unknown tie policy {options.tie!r}; expected one of: {', '.join(TIE_POLICIES)}")
     if options.limit is not None and options.limit < 1:
-        raise BlimpgenError(f"--limit must be at least 1, got {options.limit}")
+        raise OptionError(f"--limit must be at least 1, got {options.limit}")
 
 
 def probe_method(scorer: Scorer, options: ProbeOptions) -> str:
@@ -149,7 +149,7 @@ def _plan(item: ProbeItem, where: str, scorer: Scorer, method: str, blank_querie
         try:
             scorer.check_blank(BlankQuery(*context, tuple(options)))
         except BlimpgenError as exc:
-            raise BlimpgenError(f"{where}: item {item.item_id!r}: {exc}") from None
+            raise DataError(f"{where}: item {item.item_id!r}: {exc}") from None
         for k, option in enumerate(options):
             plan.blanks[option] = (len(blank_queries), k)
         asked = tuple(options)
@@ -172,7 +172,7 @@ def evaluate_items(scorer: Scorer, items: Sequence[tuple[ProbeItem, str]], optio
     check_probe_options(options)
     method = probe_method(scorer, options)
     if method not in PROBE_METHODS:
-        raise BlimpgenError(f"scorer {scorer.name!r} defaults to an unknown probe method {method!r}")
+        raise OptionError(f"scorer {scorer.name!r} defaults to an unknown probe method {method!r}")
     top_k = max(options.top_k)
     stamp = _stamp(scorer, method, options)
     # plan every chunk first, so a bad item fails before anything is scored
@@ -206,8 +206,8 @@ def evaluate_items(scorer: Scorer, items: Sequence[tuple[ProbeItem, str]], optio
     return records
 
 
-def _item_error(plan: _Plan, problem: str, what: str) -> BlimpgenError:
-    return BlimpgenError(f"{plan.where}: item {plan.item.item_id!r}: {what} {problem}")
+def _item_error(plan: _Plan, problem: str, what: str) -> DataError:
+    return DataError(f"{plan.where}: item {plan.item.item_id!r}: {what} {problem}")
 
 
 def _score_sentences(scorer: Scorer, plans: list[_Plan], sentences: list[Query]) -> list[float]:

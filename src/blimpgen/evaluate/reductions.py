@@ -7,7 +7,7 @@ tokens before dividing, which removes word-frequency effects from the comparison
 
 from __future__ import annotations
 
-from blimpgen.errors import BlimpgenError
+from blimpgen.errors import OptionError
 from blimpgen.evaluate.base import TokenScores
 from blimpgen.evaluate.scorers.unigram import UnigramModel
 
@@ -21,9 +21,9 @@ def check_reduction(reduction: str, unigram: UnigramModel | None) -> None:
         BlimpgenError: with the valid names or the missing option.
     """
     if reduction not in REDUCTIONS:
-        raise BlimpgenError(f"unknown reduction {reduction!r}; expected one of: {', '.join(REDUCTIONS)}")
+        raise OptionError(f"unknown reduction {reduction!r}; expected one of: {', '.join(REDUCTIONS)}")
     if reduction == "slor" and unigram is None:
-        raise BlimpgenError("reduction 'slor' needs a unigram model: pass --unigram-corpus FILE")
+        raise OptionError("reduction 'slor' needs a unigram model: pass --unigram-corpus FILE")
 
 
 def reduce_scores(scores: TokenScores, reduction: str = "sum", unigram: UnigramModel | None = None) -> float:

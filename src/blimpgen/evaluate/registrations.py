@@ -9,7 +9,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from blimpgen.errors import BlimpgenError
+from blimpgen.errors import OptionError
 from blimpgen.registry import Registry
 
 scorers: Registry[type] = Registry("scorer", entry_point_group="blimpgen.scorers")
@@ -36,9 +36,9 @@ def make_scorer(name: str, **options: Any) -> Any:
     unknown = sorted(key for key in options if key not in parameters)
     if unknown and not takes_any:
         accepted = ", ".join(key for key in parameters if key != "self")
-        raise BlimpgenError(f"scorer {name!r} takes no option {unknown[0]!r}; it takes: {accepted}")
+        raise OptionError(f"scorer {name!r} takes no option {unknown[0]!r}; it takes: {accepted}")
     missing = [key for key, p in parameters.items()
                if p.default is inspect.Parameter.empty and p.kind is p.POSITIONAL_OR_KEYWORD and key not in options]
     if missing:
-        raise BlimpgenError(f"scorer {name!r} needs option {missing[0]!r} (--{missing[0].replace('_', '-')})")
+        raise OptionError(f"scorer {name!r} needs option {missing[0]!r} (--{missing[0].replace('_', '-')})")
     return factory(**options)

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from blimpgen.errors import BlimpgenError
-from blimpgen.generators.jsonl import atomic_writer
+from blimpgen._io import atomic_writer
+from blimpgen.errors import DataError, OptionError
 
 
 @dataclass(frozen=True)
@@ -46,8 +46,8 @@ class ModelResult:
             BlimpgenError: when the result has no such metric.
         """
         if metric not in self.metrics:
-            raise BlimpgenError(f"{self.folder}: no metric {metric!r} in these probe results; "
-                                f"they have: {', '.join(self.metrics)}")
+            raise OptionError(f"{self.folder}: no metric {metric!r} in these probe results; "
+                              f"they have: {', '.join(self.metrics)}")
 
         def pick(rows: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
             return {name: {**row[metric], **({"control": row["control"]} if "control" in row else {})}
@@ -62,7 +62,7 @@ class ModelResult:
         try:
             return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
         except (OSError, json.JSONDecodeError) as exc:
-            raise BlimpgenError(f"{path}: cannot read per-pair results: {exc}") from None
+            raise DataError(f"{path}: cannot read per-pair results: {exc}") from None
 
 
 def load_result(folder: str | Path) -> ModelResult:
@@ -81,9 +81,9 @@ def load_result(folder: str | Path) -> ModelResult:
         return ModelResult(folder.resolve().name, folder, data["options"], data["overall"], data["phenomena"],
                            data["paradigms"])
     except OSError:
-        raise BlimpgenError(f"{folder}: no results.json here; pass folders written by `blimpgen eval --out`") from None
+        raise DataError(f"{folder}: no results.json here; pass folders written by `blimpgen eval --out`") from None
     except (json.JSONDecodeError, KeyError, TypeError) as exc:
-        raise BlimpgenError(f"{path}: not a blimpgen results file ({exc})") from None
+        raise DataError(f"{path}: not a blimpgen results file ({exc})") from None
 
 
 def read_human(path: str | Path) -> dict[str, float]:
@@ -108,9 +108,9 @@ def read_human(path: str | Path) -> dict[str, float]:
                 if row.get("UID") and value:
                     out[row["UID"]] = float(value)
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise BlimpgenError(f"{path}: cannot read human accuracies ({exc})") from None
+        raise DataError(f"{path}: cannot read human accuracies ({exc})") from None
     if not out:
-        raise BlimpgenError(f"{path}: no per-paradigm human accuracies (expected UID and accuracy)")
+        raise DataError(f"{path}: no per-paradigm human accuracies (expected UID and accuracy)")
     return out
 
 
@@ -169,12 +169,12 @@ def run_report(folders: Sequence[str | Path], plots: str | Path | None = None, h
     if len(kinds) > 1:
         pair = next(r for r in results if r.kind == "pairs")
         probe = next(r for r in results if r.kind == "probes")
-        raise BlimpgenError(f"cannot combine pair results ({pair.folder}) and probe results ({probe.folder}) "
-                            "in one report; report them separately")
+        raise OptionError(f"cannot combine pair results ({pair.folder}) and probe results ({probe.folder}) "
+                          "in one report; report them separately")
     if "probes" in kinds:
         return _probe_report(results, plots, human, out, metric or "mc_accuracy")
     if metric is not None:
-        raise BlimpgenError("--metric applies to probe results; these folders hold minimal-pair results")
+        raise OptionError("--metric applies to probe results; these folders hold minimal-pair results")
     human_accuracy = read_human(human) if human else None
     header, rows = phenomenon_table(results)
     if out:

@@ -10,7 +10,7 @@ everything is scored, each atomically, so a failed run leaves no partial result)
 Under ``accelerate launch`` (or any launcher that sets ``WORLD_SIZE``) every process scores
 its own shard of the pairs; results are gathered and the main process writes them.
 
-Data whose records are probe items (:mod:`blimpgen.generators.item`) is evaluated as probes
+Data whose records are probe items (:mod:`blimpgen.records.item`) is evaluated as probes
 by :mod:`blimpgen.evaluate.probe_run` (``items.jsonl`` instead of ``pairs.jsonl``). One run
 evaluates one kind: ``--data`` that mixes pair files and item files is an error, since the
 two kinds have different result tables and one ``results.json`` holds one of them.
@@ -30,16 +30,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from blimpgen import __version__
-from blimpgen.errors import BlimpgenError
+from blimpgen._io import atomic_writer, data_files
+from blimpgen.errors import DataError, OptionError
 from blimpgen.evaluate.base import QueryError, Scorer, TokenScores
 from blimpgen.evaluate.checks import check_not_all_ties
+from blimpgen.evaluate.distributed import distributed, run_shards
 from blimpgen.evaluate.methods import check_method, make_queries, method_applies
 from blimpgen.evaluate.metrics import TIE_POLICIES, Outcome, judge, summarize
 from blimpgen.evaluate.reductions import check_reduction, reduce_scores
 from blimpgen.evaluate.scorers.unigram import UnigramModel, read_corpus_lines
-from blimpgen.generators.item import file_holds_items
-from blimpgen.generators.jsonl import atomic_writer, data_files, read_records
-from blimpgen.generators.pair import MinimalPair
+from blimpgen.records.jsonl import file_holds_items, read_located
+from blimpgen.records.pair import MinimalPair
 
 if TYPE_CHECKING:
     from blimpgen.evaluate.probe_run import ProbeResult
@@ -87,10 +88,9 @@ def load_pairs(data: str | Path | Sequence[str | Path]) -> list[tuple[MinimalPai
     """
     paths = [data] if isinstance(data, (str, Path)) else list(data)
     files = [file for path in paths for file in data_files(path)]
-    pairs = [(MinimalPair.from_dict(record, where=where), where)
-             for file in files for where, record in read_records(file)]
+    pairs = [(pair, str(where)) for file in files for pair, where in read_located(file, MinimalPair)]
     if not pairs:
-        raise BlimpgenError(f"{', '.join(str(f) for f in files)}: no pairs to evaluate")
+        raise DataError(f"{', '.join(str(f) for f in files)}: no pairs to evaluate")
     return pairs
 
 
@@ -112,8 +112,8 @@ def select_pairs(pairs: list[tuple[MinimalPair, str]], method: str,
             kept.append((pair, file))
     if not kept:
         uids = sorted({p.UID for p, _ in pairs})
-        raise BlimpgenError(f"--method {method}: none of the {len(uids)} paradigms in the data supports it "
-                            f"({flag} is false everywhere); use --method full-sentence")
+        raise OptionError(f"--method {method}: none of the {len(uids)} paradigms in the data supports it "
+                          f"({flag} is false everywhere); use --method full-sentence")
     skipped -= {p.UID for p, _ in kept}
     return kept, sorted(skipped)
 
@@ -144,12 +144,12 @@ def _score_chunk(scorer: Scorer, pairs: list[tuple[MinimalPair, str]], queries: 
     try:
         scored = scorer.score_pairs(queries)
     except QueryError as exc:
-        raise BlimpgenError(f"{name(exc.index // 2)}: {_side(method, bool(exc.index % 2))} {exc.problem}") from None
+        raise DataError(f"{name(exc.index // 2)}: {_side(method, bool(exc.index % 2))} {exc.problem}") from None
     for index, (good, bad) in enumerate(scored):
         for is_bad, scores in ((False, good), (True, bad)):
             if not len(scores):
                 text = queries[index][is_bad].text
-                raise BlimpgenError(f"{name(index)}: {_side(method, is_bad)} {text[:60]!r} is 0 tokens for scorer "
+                raise DataError(f"{name(index)}: {_side(method, is_bad)} {text[:60]!r} is 0 tokens for scorer "
                                     f"{scorer.name!r}, so it has no score; fix the sentence, or check the model's "
                                     "tokenizer")
     return scored
@@ -208,12 +208,12 @@ def check_options(options: EvalOptions) -> None:
     """
     check_method(options.method)
     if options.reduction == "slor" and not options.unigram_corpus:
-        raise BlimpgenError("reduction 'slor' needs a unigram model: pass --unigram-corpus FILE")
+        raise OptionError("reduction 'slor' needs a unigram model: pass --unigram-corpus FILE")
     check_reduction(options.reduction, UnigramModel({}) if options.unigram_corpus else None)
     if options.tie not in TIE_POLICIES:
-        raise BlimpgenError(f"unknown tie policy {options.tie!r}; expected one of: {', '.join(TIE_POLICIES)}")
+        raise OptionError(f"unknown tie policy {options.tie!r}; expected one of: {', '.join(TIE_POLICIES)}")
     if options.limit is not None and options.limit < 1:
-        raise BlimpgenError(f"--limit must be at least 1, got {options.limit}")
+        raise OptionError(f"--limit must be at least 1, got {options.limit}")
 
 
 def evaluate(scorer: Scorer, data: str | Path | Sequence[str | Path], options: EvalOptions = EvalOptions(),
@@ -226,7 +226,7 @@ def evaluate(scorer: Scorer, data: str | Path | Sequence[str | Path], options: E
     check_options(options)
     loaded = load_pairs(data)
     pairs, skipped = select_pairs(loaded, options.method, options.limit)
-    rank, world, gather = _distributed()
+    rank, world, gather = distributed()
     records = run_shards(lambda: evaluate_pairs(scorer, pairs[rank::world], options, progress), rank, world, gather)
     check_not_all_ties(records, "pair", scorer)
     summary = summarize(Outcome(r["UID"], r["phenomenon"], r["field"], r["correct"]) for r in records)
@@ -236,47 +236,6 @@ def evaluate(scorer: Scorer, data: str | Path | Sequence[str | Path], options: E
                 "blimpgen_version": __version__}
     settings.pop("tie")
     return EvalResult(settings, records, summary, skipped)
-
-
-def _distributed() -> tuple[int, int, Callable[[list], list]]:
-    if int(os.environ.get("WORLD_SIZE", "1")) <= 1:
-        return 0, 1, lambda items: items
-    import torch
-    from accelerate import PartialState
-    from accelerate.utils import gather_object
-
-    # without a GPU, accelerate only forms a process group (gloo) when told to use the CPU
-    state = PartialState(cpu=not torch.cuda.is_available())
-    if state.num_processes != int(os.environ["WORLD_SIZE"]):
-        raise BlimpgenError(f"launched as {os.environ['WORLD_SIZE']} processes but accelerate formed a group of "
-                            f"{state.num_processes}; check the launcher's settings")
-    return state.process_index, state.num_processes, gather_object
-
-
-def run_shards(work: Callable[[], list[dict[str, Any]]], rank: int, world: int,
-               gather: Callable[[list], list]) -> list[dict[str, Any]]:
-    """This process's records (``work()`` scores shard ``items[rank::world]``), gathered from every
-    process in input order under a distributed launch.
-
-    An error one process meets is raised on every process: had it raised alone, the others
-    would wait for its records in the gather forever.
-
-    Raises:
-        BlimpgenError: the first error any process met (by rank).
-    """
-    if world == 1:
-        return work()
-    try:
-        shard = work()
-        for record, index in zip(shard, itertools.count(rank, world)):
-            record["_index"] = index
-    except BlimpgenError as exc:
-        shard = [{"_error": str(exc)}]
-    gathered = gather(shard)
-    errors = [record["_error"] for record in gathered if "_error" in record]
-    if errors:
-        raise BlimpgenError(errors[0])
-    return sorted(gathered, key=lambda record: record.pop("_index"))
 
 
 def is_main_process() -> bool:
@@ -292,7 +251,7 @@ def write_results(result: EvalResult, out: str | Path) -> list[Path]:
     """Write ``pairs.jsonl``, ``results.json`` and ``results.csv`` into ``out``; return their paths."""
     out = Path(out)
     if out.exists() and not out.is_dir():
-        raise BlimpgenError(f"{out}: --out must be a folder, not a file")
+        raise OptionError(f"{out}: --out must be a folder, not a file")
     pairs_text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in result.pairs)
     json_text = json.dumps({"options": result.options, **result.summary}, indent=2, ensure_ascii=False) + "\n"
     csv_text = _csv_text(result)
@@ -370,8 +329,8 @@ def data_kind(data: str | Path | Sequence[str | Path]) -> str:
         elif _has_records(file):
             kinds.setdefault("pairs", file)
     if len(kinds) > 1:
-        raise BlimpgenError(f"--data mixes minimal pairs ({kinds['pairs']}) and probe items ({kinds['items']}); "
-                            "evaluate them in separate runs, each with its own --out folder")
+        raise OptionError(f"--data mixes minimal pairs ({kinds['pairs']}) and probe items ({kinds['items']}); "
+                          "evaluate them in separate runs, each with its own --out folder")
     return next(iter(kinds), "pairs")
 
 
@@ -389,13 +348,13 @@ def _check_kind_options(kind: str, options: EvalOptions, probe_options: ProbeOpt
     if kind == "items":
         for name, flag in (("method", "--method"), ("reduction", "--reduction"), ("save_tokens", "--save-tokens")):
             if getattr(options, name) != getattr(EvalOptions(), name):
-                raise BlimpgenError(f"{flag} applies to minimal pairs, but --data holds probe items; "
-                                    "probes take --probe-method, --top-k and --sensitivity-margin")
+                raise OptionError(f"{flag} applies to minimal pairs, but --data holds probe items; "
+                                  "probes take --probe-method, --top-k and --sensitivity-margin")
     elif probe_options is not None:
         for name, flag in (("probe_method", "--probe-method"), ("top_k", "--top-k"),
                            ("margin", "--sensitivity-margin")):
             if getattr(probe_options, name) != getattr(ProbeOptions(), name):
-                raise BlimpgenError(f"{flag} applies to probe items, but --data holds minimal pairs")
+                raise OptionError(f"{flag} applies to probe items, but --data holds minimal pairs")
 
 
 def run_eval(scorer_name: str, scorer_options: dict[str, Any], data: Sequence[str | Path],

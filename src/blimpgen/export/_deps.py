@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from blimpgen.errors import BlimpgenError
+from blimpgen.errors import MissingDependencyError
 
 
 def require(module: str, extra: str = "export") -> ModuleType:
@@ -17,5 +17,5 @@ def require(module: str, extra: str = "export") -> ModuleType:
     try:
         return importlib.import_module(module)
     except ImportError as exc:
-        raise BlimpgenError(f"{module} is not installed ({exc}); install it with: "
-                            f"pip install 'blimpgen[{extra}]'") from None
+        raise MissingDependencyError(f"{module} is not installed ({exc}); install it with: "
+                                     f"pip install 'blimpgen[{extra}]'") from None

@@ -31,13 +31,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from blimpgen.errors import BlimpgenError
+from blimpgen._io import atomic_directory, data_files
+from blimpgen.errors import DataError, OptionError
 from blimpgen.export import card as dataset_card
-from blimpgen.export._atomic import atomic_directory
 from blimpgen.export._deps import require
-from blimpgen.generators.jsonl import data_files, read_pairs
-from blimpgen.generators.pair import (BLIMP_FIELDS, ONE_PREFIX_FIELDS, PROVENANCE_FIELDS,
-                                      TWO_PREFIX_FIELDS, MinimalPair)
+from blimpgen.records.jsonl import read_pairs
+from blimpgen.records.pair import BLIMP_FIELDS, ONE_PREFIX_FIELDS, PROVENANCE_FIELDS, TWO_PREFIX_FIELDS, MinimalPair
 
 COLUMNS = BLIMP_FIELDS + ONE_PREFIX_FIELDS + TWO_PREFIX_FIELDS + PROVENANCE_FIELDS
 BOOL_COLUMNS = ("simple_LM_method", "one_prefix_method", "two_prefix_method", "lexically_identical")
@@ -75,7 +74,7 @@ def row_from_pair(pair: MinimalPair) -> dict[str, Any]:
     """
     row = {name: getattr(pair, name) for name in COLUMNS}
     if row["seed"] is not None and (isinstance(row["seed"], bool) or not isinstance(row["seed"], int)):
-        raise BlimpgenError(f"{pair.pair_id or pair.UID}: seed must be an integer, got {row['seed']!r}")
+        raise DataError(f"{pair.pair_id or pair.UID}: seed must be an integer, got {row['seed']!r}")
     row["slots"] = json.dumps(pair.slots, ensure_ascii=False, separators=(",", ":"))
     return row
 
@@ -93,10 +92,10 @@ def pair_from_row(row: dict[str, Any]) -> MinimalPair:
         try:
             slots = json.loads(slots)
         except json.JSONDecodeError as exc:
-            raise BlimpgenError(f"{row.get('pair_id') or row.get('UID')}: slots is not valid JSON: "
-                                f"{exc.msg}") from None
+            raise DataError(f"{row.get('pair_id') or row.get('UID')}: slots is not valid JSON: "
+                            f"{exc.msg}") from None
     if slots is not None and not isinstance(slots, dict):
-        raise BlimpgenError(f"{row.get('pair_id') or row.get('UID')}: slots must be a JSON object")
+        raise DataError(f"{row.get('pair_id') or row.get('UID')}: slots must be a JSON object")
     return MinimalPair(**kwargs, slots=slots or {})
 
 
@@ -113,16 +112,16 @@ def collect_configs(data: Path | str) -> dict[str, list[MinimalPair]]:
     for path in data_files(data):
         for pair in read_pairs(path):
             if not UID_PATTERN.match(pair.UID):
-                raise BlimpgenError(f"{path}: UID {pair.UID!r} cannot name a config; use letters, "
-                                    "digits, '_' and '-' (e.g. npi_present_1)")
+                raise DataError(f"{path}: UID {pair.UID!r} cannot name a config; use letters, "
+                                "digits, '_' and '-' (e.g. npi_present_1)")
             if pair.pair_id is not None:
                 if pair.pair_id in seen:
-                    raise BlimpgenError(f"{path}: duplicate pair_id {pair.pair_id!r} (first in "
-                                        f"{seen[pair.pair_id]}); regenerate or remove one copy")
+                    raise DataError(f"{path}: duplicate pair_id {pair.pair_id!r} (first in "
+                                    f"{seen[pair.pair_id]}); regenerate or remove one copy")
                 seen[pair.pair_id] = path
             configs.setdefault(pair.UID, []).append(pair)
     if not configs:
-        raise BlimpgenError(f"{data}: no pairs to export")
+        raise DataError(f"{data}: no pairs to export")
     return dict(sorted(configs.items()))
 
 
@@ -146,10 +145,10 @@ def export_dataset(data: Path | str, out: Path | str, *, layout: str = "hub", ov
         BlimpgenError: on bad input, an unknown layout, or an existing ``out``.
     """
     if layout not in LAYOUTS:
-        raise BlimpgenError(f"unknown layout {layout!r}; expected one of: {', '.join(LAYOUTS)}")
+        raise OptionError(f"unknown layout {layout!r}; expected one of: {', '.join(LAYOUTS)}")
     out = Path(out)
     if _inside(Path(data), out):
-        raise BlimpgenError(f"{out}: the output folder contains the input {data}; choose another")
+        raise OptionError(f"{out}: the output folder contains the input {data}; choose another")
     configs = collect_configs(data)
     summaries = [dataset_card.summarize_config(uid, pairs) for uid, pairs in configs.items()]
     text = dataset_card.render_card(summaries, pretty_name=pretty_name, license_id=license_id,
@@ -197,7 +196,7 @@ def read_export(folder: Path | str, uid: str) -> Iterator[MinimalPair]:
         datasets = require("datasets")
         yield from (pair_from_row(row) for row in datasets.load_from_disk(str(folder / uid))[dataset_card.SPLIT])
         return
-    raise BlimpgenError(f"{folder}: no config {uid!r}; this export has: {', '.join(export_configs(folder))}")
+    raise OptionError(f"{folder}: no config {uid!r}; this export has: {', '.join(export_configs(folder))}")
 
 
 def export_configs(folder: Path | str) -> list[str]:
@@ -230,7 +229,7 @@ def _table(pairs: Iterable[MinimalPair], uid: str) -> Any:
     try:
         return pa.Table.from_pylist(rows, schema=make_features().arrow_schema)
     except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
-        raise BlimpgenError(f"{uid}: a value does not fit its column type: {exc}") from None
+        raise DataError(f"{uid}: a value does not fit its column type: {exc}") from None
 
 
 def _inside(child: Path, parent: Path) -> bool:

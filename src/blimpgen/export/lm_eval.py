@@ -35,9 +35,9 @@ from typing import Any
 
 import yaml
 
-from blimpgen.errors import BlimpgenError
+from blimpgen._io import atomic_directory
+from blimpgen.errors import DataError, OptionError
 from blimpgen.export import card as dataset_card
-from blimpgen.export._atomic import atomic_directory
 
 DEFAULT_GROUP = "blimpgen"
 # First line of every file we write: marks a folder as ours for --overwrite.
@@ -116,14 +116,14 @@ def write_task_files(data: Path | str, out: Path | str, *, group: str = DEFAULT_
             name, or ``out`` exists.
     """
     if not _NAME_PATTERN.match(group):
-        raise BlimpgenError(f"group name {group!r} must be letters, digits, '_', '-' or '.' "
-                            "(e.g. blimpgen)")
+        raise OptionError(f"group name {group!r} must be letters, digits, '_', '-' or '.' "
+                          "(e.g. blimpgen)")
     data = Path(data)
     uids = dataset_card.card_config_names(data)
     missing = [uid for uid in uids if not any((data / "data" / uid).glob(f"{dataset_card.SPLIT}-*.parquet"))]
     if missing:
-        raise BlimpgenError(f"{data}: config {missing[0]!r} is in the card but has no parquet files "
-                            f"under data/{missing[0]}/; re-run `blimpgen export hf`")
+        raise DataError(f"{data}: config {missing[0]!r} is in the card but has no parquet files "
+                        f"under data/{missing[0]}/; re-run `blimpgen export hf`")
     dataset_path = dataset_path or str(data.resolve())
     with atomic_directory(out, overwrite=overwrite, is_ours=is_task_folder) as tmp:
         for uid in uids:

@@ -12,7 +12,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from blimpgen.errors import BlimpgenError
+from blimpgen.errors import DataError, OptionError, ServiceError
 from blimpgen.export import card as dataset_card
 from blimpgen.export._deps import require
 from blimpgen.export.hf import export_dataset, is_export_folder
@@ -45,8 +45,8 @@ def push_folder(folder: Path | str, repo_id: str, *, token: str | None = None, p
     """
     folder = Path(folder)
     if not is_export_folder(folder) or not (folder / "data").is_dir():
-        raise BlimpgenError(f"{folder}: not a hub-layout export; run `blimpgen export hf` without "
-                            "--save-to-disk first")
+        raise DataError(f"{folder}: not a hub-layout export; run `blimpgen export hf` without "
+                        "--save-to-disk first")
     hub = require("huggingface_hub")
     errors = require("huggingface_hub.errors")
     try:
@@ -54,7 +54,7 @@ def push_folder(folder: Path | str, repo_id: str, *, token: str | None = None, p
         if "/" not in repo_id:
             raise errors.HFValidationError("expected 'user/name' or 'org/name'")
     except errors.HFValidationError as exc:
-        raise BlimpgenError(f"invalid Hub repo id {repo_id!r}: {exc}".replace("\n", " ")) from None
+        raise OptionError(f"invalid Hub repo id {repo_id!r}: {exc}".replace("\n", " ")) from None
     api = hub.HfApi(token=token)
     try:
         # private=None leaves a new repo at the namespace's default visibility
@@ -65,7 +65,7 @@ def push_folder(folder: Path | str, repo_id: str, *, token: str | None = None, p
             delete_patterns=["data/**"])
     except (errors.HfHubHTTPError, errors.LocalTokenNotFoundError, OSError, ValueError) as exc:
         first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise BlimpgenError(f"push to {repo_id} failed: {first_line}") from None
+        raise ServiceError(f"push to {repo_id} failed: {first_line}") from None
     return PushResult(repo_id, str(repo_url), str(getattr(commit, "commit_url", commit)))
 
 

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from blimpgen.errors import GenerationError
-from blimpgen.generators.item import BLANK, ProbeItem
+from blimpgen.records.item import BLANK, ProbeItem
 
 # Nonsense words: a suite's fixed candidate i becomes NONSENSE_ANSWERS[i] in the no-language
 # control; key word i of a suite becomes NONSENSE_WORDS[i]. Pronounceable, not English words,

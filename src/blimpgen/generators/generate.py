@@ -1,10 +1,11 @@
-"""Generating N unique minimal pairs from a paradigm, reproducibly.
+"""Generating N unique records from any source, reproducibly: the one generation loop.
 
 Same seed + same lexicon + same spec -> byte-identical output: every random choice comes
 from one ``random.Random`` seeded by ``(seed, UID)``, and candidate lists keep lexicon order.
-Pairs are unique on both sentences (BLiMP dedupes on the good one; we also refuse repeated
-bad sentences and good == bad). A paradigm that cannot reach N stops after a bounded number of
-attempts with an error that says how many pairs it made and which slot ran dry.
+:func:`generate_records` drives a :class:`~blimpgen.generators.source.Source` (a paradigm or a
+probe suite): sample, render, screen, refuse duplicates, make records. A source that cannot
+reach N stops after a bounded number of attempts with an error that says how many records it
+made and why attempts failed (which slot ran dry, which template could not render).
 """
 
 from __future__ import annotations
@@ -12,42 +13,35 @@ from __future__ import annotations
 import random
 import sys
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from blimpgen import __version__
+from blimpgen._io import atomic_writer
 from blimpgen.errors import GenerationError
-from blimpgen.generators.jsonl import atomic_writer, dumps_pair
+from blimpgen.generators.catalog import Catalog
 from blimpgen.generators.kinds.base import Bindings
-from blimpgen.generators.pair import MinimalPair
-from blimpgen.generators.paradigm import DeadEnd, Paradigm, build_paradigm, paradigm_rng, provenance
-from blimpgen.grammar.loader import LoadedSpec, load_shipped_specs, load_specs
+from blimpgen.generators.paradigm import Paradigm
+from blimpgen.generators.probe import Probe
+from blimpgen.generators.source import DeadEnd, Source, paradigm_rng, slot_provenance
+from blimpgen.grammar.probe_spec import ProbeSpec
+from blimpgen.grammar.spec import ParadigmSpec
 from blimpgen.grammar.templates import RenderDeadEnd
-from blimpgen.vocab.lexicon import Lexicon, load_lexicon
+from blimpgen.records import MinimalPair, ProbeItem, Record, dumps_record
+from blimpgen.vocab.lexicon import Lexicon
 
-# Attempts allowed per requested pair, plus a floor; and failures in a row before giving up.
+# Attempts allowed per requested record, plus a floor; and failures in a row before giving up.
 ATTEMPTS_PER_PAIR = 40
 MIN_ATTEMPTS = 2000
 MAX_FAILURES_IN_A_ROW = 5000
 
 
-def generate(paradigm: Paradigm, n: int, seed: int = 0) -> Iterator[MinimalPair]:
-    """Yield ``n`` unique pairs.
-
-    Raises:
-        GenerationError: when ``n`` unique pairs cannot be made within the attempt budget;
-            the message gives the count reached and where attempts failed.
-    """
-    for pair, _ in generate_with_bindings(paradigm, n, seed):
-        yield pair
-
-
 class Attempts:
     """The bounded attempt budget of one generation run, with every failure's reason counted.
 
-    Shared by minimal pairs and probe items: ``ATTEMPTS_PER_PAIR`` attempts per requested
-    record (at least ``MIN_ATTEMPTS``), and at most ``MAX_FAILURES_IN_A_ROW`` failures in a row.
+    ``ATTEMPTS_PER_PAIR`` attempts per requested record (at least ``MIN_ATTEMPTS``), and at
+    most ``MAX_FAILURES_IN_A_ROW`` failures in a row.
     """
 
     def __init__(self, n: int) -> None:
@@ -63,18 +57,20 @@ class Attempts:
         return True
 
     def fail(self, reason: str) -> None:
+        """Count a failed attempt and why."""
         self.failures[reason] += 1
         self.in_a_row += 1
 
     def succeed(self) -> None:
+        """End a streak of failures."""
         self.in_a_row = 0
 
     def reasons(self) -> str:
         """The three most common failures, ``reason: count; ...``."""
         return "; ".join(f"{reason}: {count}" for reason, count in self.failures.most_common(3))
 
-    def draw(self, source: Any, rng: random.Random) -> tuple[Bindings, dict[str, Any]] | None:
-        """Sample and render once from a paradigm or probe suite; on a dead end count why, return None."""
+    def draw(self, source: Source, rng: random.Random) -> tuple[Bindings, dict[str, Any]] | None:
+        """Sample and render once; on a dead end count why and return None."""
         bindings = source.sample(rng)
         if isinstance(bindings, DeadEnd):
             self.fail(f"slot '{bindings.where}' had no candidate")
@@ -86,85 +82,138 @@ class Attempts:
             return None
 
 
-def generate_with_bindings(paradigm: Paradigm, n: int, seed: int = 0) -> Iterator[tuple[MinimalPair, Bindings]]:
-    """Like :func:`generate`, also yielding the slot values each pair was rendered from."""
+def generate_records(source: Source, n: int, seed: int = 0) -> Iterator[tuple[Record, Bindings]]:
+    """Yield ``n`` unique records of ``source`` (each with the slot values it was rendered from);
+    a source that derives records (a probe's controls) yields them after each one.
+
+    Raises:
+        GenerationError: when ``n`` unique records cannot be made within the attempt budget;
+            the message names the spec file, the count reached and where attempts failed.
+    """
     if n < 0:
-        raise GenerationError("the number of pairs must be at least 0")
-    rng = paradigm_rng(seed, paradigm.uid)
-    spec = paradigm.spec
-    seen_good: set[str] = set()
-    seen_bad: set[str] = set()
+        raise GenerationError(f"the number of {source.unit}s must be at least 0")
+    rng = paradigm_rng(seed, source.uid)
+    stamp = dict(seed=seed, lexicon_hash=source.lexicon.fingerprint, spec_hash=source.loaded.sha,
+                 blimpgen_version=__version__)
+    seen: set = set()
     attempts = Attempts(n)
     made = 0
-    common = dict(field=spec.field, linguistics_term=spec.linguistics_term, UID=spec.uid,
-                  simple_LM_method=spec.simple_LM_method, one_prefix_method=spec.one_prefix_method,
-                  two_prefix_method=spec.two_prefix_method,
-                  lexically_identical=paradigm.loaded.lexically_identical, seed=seed,
-                  lexicon_hash=paradigm.lexicon.fingerprint, spec_hash=paradigm.loaded.sha,
-                  blimpgen_version=__version__)
     while made < n:
         if not attempts.another():
-            raise GenerationError(_shortfall(paradigm, n, made, attempts))
-        drawn = attempts.draw(paradigm, rng)
+            raise GenerationError(source.shortfall(n, made, attempts), source.loaded.file)
+        drawn = attempts.draw(source, rng)
         if drawn is None:
             continue
         bindings, fields = drawn
-        good, bad = fields["sentence_good"], fields["sentence_bad"]
-        if good == bad:
-            attempts.fail("good and bad sentence were equal")
+        reason = source.screen(fields, rng)
+        if reason is not None:
+            attempts.fail(reason)
             continue
-        if good in seen_good or bad in seen_bad:
-            attempts.fail("duplicate sentence")
+        keys = source.keys(fields)
+        if any(key in seen for key in keys):
+            attempts.fail(source.duplicate_reason)
             continue
-        seen_good.add(good)
-        seen_bad.add(bad)
+        seen.update(keys)
         attempts.succeed()
-        yield MinimalPair(pairID=str(made), pair_id=f"{spec.uid}-{made:05d}", slots=provenance(bindings),
-                          **fields, **common), bindings
+        for record in source.to_records(made, bindings, fields, {**stamp, "slots": slot_provenance(bindings)}):
+            yield record, bindings
         made += 1
 
 
-def _shortfall(paradigm: Paradigm, n: int, made: int, attempts: Attempts) -> str:
-    return (f"{paradigm.loaded.file}: {paradigm.uid}: made {made} of {n} unique pairs in {attempts.count} attempts "
-            f"({attempts.reasons()}). Loosen the slot constraints, add lexicon entries, or ask for fewer pairs.")
+def generate(paradigm: Paradigm, n: int, seed: int = 0) -> Iterator[MinimalPair]:
+    """Yield ``n`` unique pairs of a paradigm (see :func:`generate_records`)."""
+    for pair, _ in generate_records(paradigm, n, seed):
+        yield pair  # type: ignore[misc]
 
 
-def load_paradigms(uids: list[str] | None = None, paradigm_paths: tuple[Path | str, ...] = (),
-                   lexicon: Lexicon | None = None) -> list[Paradigm]:
-    """Build the named paradigms (all when ``uids`` is None), shipped plus user folders.
+def generate_with_bindings(paradigm: Paradigm, n: int, seed: int = 0) -> Iterator[tuple[MinimalPair, Bindings]]:
+    """Like :func:`generate`, also yielding the slot values each pair was rendered from."""
+    return generate_records(paradigm, n, seed)  # type: ignore[return-value]
+
+
+def generate_items(probe: Probe, n: int, seed: int = 0, controls: tuple[str, ...] = ("none",)) -> Iterator[ProbeItem]:
+    """Yield ``n`` unique items of a probe suite, each followed by its controls (in the order given).
 
     Raises:
-        SpecErrors: for invalid specs; UnknownNameError for unknown UIDs.
+        GenerationError: when ``n`` unique items cannot be made, or a control does not apply.
     """
-    from blimpgen.errors import UnknownNameError
-
-    specs: dict[str, LoadedSpec] = load_specs(tuple(paradigm_paths)) if paradigm_paths else load_shipped_specs()
-    lexicon = lexicon or load_lexicon()
-    if uids is None:
-        uids = sorted(specs)
-    missing = [u for u in uids if u not in specs]
-    if missing:
-        raise UnknownNameError("paradigm", missing[0], specs)
-    return [build_paradigm(specs[uid], lexicon) for uid in uids]
+    for item, _ in generate_items_with_bindings(probe, n, seed, controls):
+        yield item
 
 
-def write_jsonl(paradigm: Paradigm, n: int, seed: int, out: Path | str | None, progress: bool = True) -> int:
-    """Generate into a file atomically (or stream to stdout when ``out`` is None)."""
-    pairs = generate(paradigm, n, seed)
+def generate_items_with_bindings(probe: Probe, n: int, seed: int = 0, controls: tuple[str, ...] = ("none",)
+                                 ) -> Iterator[tuple[ProbeItem, Bindings]]:
+    """Like :func:`generate_items`, also yielding the slot values each item came from."""
+    yield from generate_records(probe.with_controls(controls), n, seed)  # type: ignore[misc]
+
+
+def write_records(source: Source, n: int, seed: int, out: Path | str | None, progress: bool = True) -> int:
+    """Generate into a file atomically (or stream to stdout when ``out`` is None); return the count."""
+    records: Iterator[Any] = (record for record, _ in generate_records(source, n, seed))
     if progress and n >= 2000:
         from tqdm import tqdm
         # Only on a terminal (disable=None), and only once a run has taken a second.
-        pairs = tqdm(pairs, total=n, desc=paradigm.uid, unit="pair", file=sys.stderr, delay=1.0, leave=False,
-                     disable=None)
+        records = tqdm(records, total=n, desc=source.uid, unit=source.unit, file=sys.stderr, delay=1.0,
+                       leave=False, disable=None)
     count = 0
     if out is None:
-        for pair in pairs:
-            sys.stdout.write(dumps_pair(pair) + "\n")
+        for record in records:
+            sys.stdout.write(dumps_record(record) + "\n")
             count += 1
         sys.stdout.flush()
         return count
     with atomic_writer(out) as handle:
-        for pair in pairs:
-            handle.write(dumps_pair(pair) + "\n")
+        for record in records:
+            handle.write(dumps_record(record) + "\n")
             count += 1
     return count
+
+
+def write_jsonl(paradigm: Paradigm, n: int, seed: int, out: Path | str | None, progress: bool = True) -> int:
+    """Write ``n`` pairs of a paradigm (see :func:`write_records`)."""
+    return write_records(paradigm, n, seed, out, progress)
+
+
+def write_items(probe: Probe, n: int, seed: int, out: Path | str | None, controls: tuple[str, ...] = ("none",)) -> int:
+    """Write ``n`` items of a probe suite, each followed by its controls (see :func:`write_records`)."""
+    return write_records(probe.with_controls(controls), n, seed, out, progress=False)
+
+
+def write_outputs(sources: list[Source], n: int, seed: int, output: Path | str | None = None,
+                  out_dir: Path | str | None = None, controls: tuple[str, ...] = (), progress: bool = True,
+                  report: Callable[[str], None] | None = None) -> None:
+    """What ``blimpgen gen`` writes: each source to ``out_dir/UID.jsonl`` (probe controls to
+    ``UID.CONTROL.jsonl``), or one source to ``output`` (stdout when both are None).
+
+    ``report`` gets one line per file written (``UID: N pairs -> PATH``).
+    """
+    for source in sources:
+        for name, variant in source.outputs(controls, split=out_dir is not None):
+            target = Path(out_dir) / f"{name}.jsonl" if out_dir else (Path(output) if output else None)
+            count = write_records(variant, n, seed, target, progress)
+            if target is not None and report is not None:
+                report(f"{name}: {count} {source.unit}s -> {target}")
+
+
+def load_paradigms(uids: list[str] | None = None, paradigm_paths: tuple[Path | str, ...] = (),
+                   lexicon: Lexicon | None = None) -> list[Paradigm]:
+    """Build the named paradigms (all when ``uids`` is None) from the shipped specs and every user
+    source: ``paradigm_paths``, ``$BLIMPGEN_PARADIGM_PATH`` and installed packages (a :class:`Catalog`).
+
+    Raises:
+        SpecErrors: for invalid specs; UnknownNameError for unknown UIDs.
+    """
+    catalog = Catalog.from_environment(paradigm_paths, lexicon=lexicon)
+    return catalog.build(uids, ParadigmSpec)  # type: ignore[return-value]
+
+
+def load_probe_suites(uids: list[str] | None = None, paths: tuple[Path | str, ...] = (),
+                      lexicon: Lexicon | None = None, options: dict[str, Any] | None = None) -> list[Probe]:
+    """Build the named probe suites (all when ``uids`` is None) with ``options``, from every source
+    :func:`load_paradigms` reads.
+
+    Raises:
+        SpecErrors: for invalid suites; UnknownNameError for unknown names; OptionError for bad options.
+    """
+    catalog = Catalog.from_environment(paths, lexicon=lexicon)
+    return catalog.build(uids, ProbeSpec, options)  # type: ignore[return-value]

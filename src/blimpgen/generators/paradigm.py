@@ -2,48 +2,34 @@
 
 ``build_paradigm(loaded_spec, lexicon)`` resolves every slot's ``kind`` in the registry,
 validates its parameters (unknown keys, wrong types, bad formulas: ``file:line`` errors) and
-compiles the templates in the lexicon-aware sandbox. ``Paradigm.sample`` draws one set of
-slot values; ``Paradigm.render`` turns it into the output fields.
+compiles the templates in the lexicon-aware sandbox. :class:`Paradigm` is the minimal-pair
+:class:`~blimpgen.generators.source.Source`: ``sample`` draws one set of slot values,
+``render`` turns it into the output fields, ``to_records`` into a :class:`MinimalPair`. Pairs
+are unique on both sentences (BLiMP dedupes on the good one; we also refuse repeated bad
+sentences and good == bad). The contrast rule (which tokens may differ between good and bad)
+is here too: :func:`allowed_tokens`.
 """
 
 from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Hashable
+from typing import Any, ClassVar
 
-from pydantic import ValidationError
-
-from blimpgen.errors import SpecError, SpecErrors, UnknownNameError, did_you_mean
-from blimpgen.generators.kinds import slot_kinds
+from blimpgen.errors import SpecError, SpecErrors
 from blimpgen.generators.kinds.base import Bindings, Phrase, SlotKind
-from blimpgen.generators.kinds.numbers import Number
+from blimpgen.generators.source import (DeadEnd, Finding, build_slots, finish_fragment, finish_sentence,
+                                        sample_slots, slot_violations)
 from blimpgen.grammar.loader import LoadedSpec
 from blimpgen.grammar.spec import Variant
 from blimpgen.grammar.templates import make_environment
+from blimpgen.records import MinimalPair, Record
 from blimpgen.vocab.lexeme import Word
 from blimpgen.vocab.lexicon import Lexicon
 
-SPACES_RE = re.compile(r"\s+")
-BEFORE_PUNCT_RE = re.compile(r"\s+([.,?!;:])")
-
-
-@dataclass
-class DeadEnd:
-    """Why one attempt failed: the slot that ran dry or the template that could not render."""
-
-    where: str
-
-
-def finish_sentence(text: str) -> str:
-    """Collapse spaces, remove space before punctuation, capitalise the first letter."""
-    text = BEFORE_PUNCT_RE.sub(r"\1", SPACES_RE.sub(" ", text)).strip()
-    return text[:1].upper() + text[1:]
-
-
-def finish_fragment(text: str) -> str:
-    """Like :func:`finish_sentence` without capitalisation (for prefix-method words)."""
-    return BEFORE_PUNCT_RE.sub(r"\1", SPACES_RE.sub(" ", text)).strip()
+TOKEN_RE = re.compile(r"[A-Za-z0-9']+")
 
 
 # Key of the chosen branch in a set of bindings (not an identifier, so never a slot name).
@@ -78,12 +64,17 @@ class Body:
 
 
 class Paradigm:
-    """A spec ready to sample.
+    """A paradigm spec ready to sample: the minimal-pair :class:`~blimpgen.generators.source.Source`.
 
     Attributes:
         loaded: the validated spec with its file and line table.
         bodies: one per variant (a single one unless the spec has branches).
+        lexically_identical: whether good and bad use the same lexemes (computed from the templates).
     """
+
+    unit: ClassVar[str] = "pair"
+    duplicate_reason: ClassVar[str] = "duplicate sentence"
+    identity: ClassVar[str] = "good sentences"
 
     def __init__(self, loaded: LoadedSpec, lexicon: Lexicon, bodies: list[Body]) -> None:
         self.loaded = loaded
@@ -91,6 +82,11 @@ class Paradigm:
         self.uid = loaded.spec.uid
         self.lexicon = lexicon
         self.bodies = bodies
+        self.lexically_identical = loaded.spec.lexically_identical()
+        spec = self.spec
+        self.header = dict(field=spec.field, linguistics_term=spec.linguistics_term, UID=spec.uid,
+                           simple_LM_method=spec.simple_LM_method, one_prefix_method=spec.one_prefix_method,
+                           two_prefix_method=spec.two_prefix_method, lexically_identical=self.lexically_identical)
 
     def body(self, bindings: Bindings) -> Body:
         """The body a set of bindings was sampled from."""
@@ -100,14 +96,14 @@ class Paradigm:
         """The slots and words allowed to differ between good and bad for these bindings."""
         return self.body(bindings).variant.contrast
 
-    def sample(self, rng: random.Random) -> Bindings | DeadEnd:
+    def sample(self, rng: random.Random, trace: Counter | None = None) -> Bindings | DeadEnd:
         """Pick a branch (when there are several), then draw every slot in order, or report
         the first slot that ran dry."""
         index = rng.randrange(len(self.bodies)) if len(self.bodies) > 1 else 0
         body = self.bodies[index]
-        found = sample_slots(body.slots, rng, {BRANCH: index} if len(self.bodies) > 1 else {})
+        found = sample_slots(body.slots, rng, {BRANCH: index} if len(self.bodies) > 1 else {}, trace, index)
         if isinstance(found, DeadEnd) and body.variant.name:
-            return DeadEnd(f"{body.variant.name}: {found.where}")
+            return DeadEnd(f"{body.variant.name}: {found.where}", found.slot, index)
         return found
 
     def render(self, bindings: Bindings) -> dict[str, str]:
@@ -118,34 +114,48 @@ class Paradigm:
         """Re-check every slot's constraints on a sampled set of values (no caches)."""
         return slot_violations(self.body(bindings).slots, bindings)
 
+    def screen(self, fields: dict[str, Any], rng: random.Random) -> str | None:
+        """A pair whose good and bad sentences are equal is refused."""
+        return "good and bad sentence were equal" if fields["sentence_good"] == fields["sentence_bad"] else None
 
-def sample_slots(slots: list[tuple[str, SlotKind]], rng: random.Random, bindings: Bindings) -> Bindings | DeadEnd:
-    """Draw every slot in order into ``bindings``, or report the first slot that ran dry."""
-    for name, kind in slots:
-        value = kind.sample(rng, bindings)
-        if value is None:
-            return DeadEnd(name)
-        bindings[name] = value
-    return bindings
+    def keys(self, fields: dict[str, Any]) -> tuple[Hashable, ...]:
+        """Neither sentence may repeat (the good one is the pair's identity)."""
+        return ("good", fields["sentence_good"]), ("bad", fields["sentence_bad"])
 
+    def to_records(self, index: int, bindings: Bindings, fields: dict[str, Any],
+                   provenance: dict[str, Any]) -> list[Record]:
+        """The pair numbered ``index``: BLiMP's fields, ``pair_id`` and provenance."""
+        return [MinimalPair(pairID=str(index), pair_id=f"{self.uid}-{index:05d}", **fields, **self.header,
+                            **provenance)]
 
-def slot_violations(slots: list[tuple[str, SlotKind]], bindings: Bindings) -> list[str]:
-    """Every slot's constraints re-checked on sampled values (no caches), ``slot: problem``."""
-    return [f"{name}: {p}" for name, kind in slots for p in kind.violations(bindings[name], bindings)]
+    def shortfall(self, n: int, made: int, attempts: Any) -> str:
+        """Made fewer than ``n`` unique pairs: how many, in how many attempts, and why attempts failed."""
+        return (f"{self.uid}: made {made} of {n} unique pairs in {attempts.count} attempts ({attempts.reasons()}). "
+                "Loosen the slot constraints, add lexicon entries, or ask for fewer pairs.")
 
+    def outputs(self, controls: tuple[str, ...] = (), split: bool = False) -> list[tuple[str, Paradigm]]:
+        """One file, named after the UID (controls belong to probe suites)."""
+        return [(self.uid, self)]
 
-def provenance(bindings: Bindings) -> dict[str, str]:
-    """slot (or slot.part) -> lexicon word id for every word used; ``number:N`` for a number slot."""
-    out: dict[str, str] = {}
-    for name, value in bindings.items():
-        if isinstance(value, Word):
-            out[name] = value.id
-        elif isinstance(value, Phrase):
-            for part, word in value.words():
-                out[f"{name}.{part}"] = word.id
-        elif isinstance(value, Number):
-            out[name] = f"number:{int(value)}"
-    return out
+    def slot_path(self, dead_end: DeadEnd) -> tuple:
+        """The slot's key path: in its branch when it is the branch's own, else at the top."""
+        return self.bodies[dead_end.branch].variant.slot_path(dead_end.slot)
+
+    def template_path(self, bindings: Bindings | None) -> tuple:
+        """The good template of the sampled body (the top-level one without bindings)."""
+        return ("good",) if bindings is None else self.body(bindings).variant.path + ("good",)
+
+    def findings(self, bindings: Bindings, fields: dict[str, Any]) -> list[Finding]:
+        """A contrast leak: good and bad differ in a word the contrast does not cover."""
+        good, bad = fields["sentence_good"], fields["sentence_bad"]
+        outside = contrast_leaks(self, bindings, good, bad)
+        if not outside:
+            return []
+        variant = self.body(bindings).variant
+        path = variant.path + ("contrast",) if variant.path and variant.contrast else ("contrast",)
+        return [((bindings.get(BRANCH, 0), tuple(outside)), path,
+                 f"good and bad differ in {', '.join(map(repr, outside))}, which contrast {variant.contrast} "
+                 f"does not cover: {good!r} / {bad!r}")]
 
 
 def build_paradigm(loaded: LoadedSpec, lexicon: Lexicon) -> Paradigm:
@@ -169,53 +179,32 @@ def build_paradigm(loaded: LoadedSpec, lexicon: Lexicon) -> Paradigm:
     return Paradigm(loaded, lexicon, bodies)
 
 
-def build_slots(loaded: LoadedSpec, variant: Variant, lexicon: Lexicon) -> tuple[list, list[SpecError]]:
-    """Each slot of ``variant`` as (name, kind), plus every problem found (``file:line`` via ``loaded``)."""
-    errors: list[SpecError] = []
-    slots: list[tuple[str, SlotKind]] = []
-    earlier: list[str] = []
-    for name, body in variant.slots.items():
-        path = variant.slot_path(name)
-        kind_name = body["kind"]
-        try:
-            kind_cls = slot_kinds.get(kind_name)
-        except UnknownNameError:
-            bare = sorted({k.rsplit(".v", 1)[0] for k in slot_kinds.names()})
-            errors.append(loaded.error(path + ("kind",), f"unknown slot kind {kind_name!r}"
-                                       f"{did_you_mean(kind_name, bare)}"))
-            earlier.append(name)
+def _tokens(text: str) -> list[str]:
+    return [t.lower() for t in TOKEN_RE.findall(text)]
+
+
+def allowed_tokens(paradigm: Paradigm, bindings: dict) -> set[str]:
+    """Tokens allowed to differ: contrast words, and every form of every word in contrast slots."""
+    allowed: set[str] = set()
+    for item in paradigm.contrast(bindings):
+        if item not in bindings:
+            allowed.add(item.lower())
             continue
-        params = {k: v for k, v in body.items() if k != "kind"}
-        params = {k: tuple(v) if isinstance(v, list) else v for k, v in params.items()}
-        try:
-            model = kind_cls.Params.model_validate(params)
-        except ValidationError as exc:
-            for err in exc.errors():
-                loc = path + tuple(err["loc"][:1])
-                if err["type"] == "extra_forbidden":
-                    message = (f"unknown parameter {err['loc'][0]!r} for kind {kind_name}"
-                               f"{did_you_mean(str(err['loc'][0]), kind_cls.Params.model_fields)}")
-                elif err["type"] == "missing":
-                    message = f"kind {kind_name} needs parameter {err['loc'][0]!r}"
-                else:
-                    message = err["msg"].removeprefix("Value error, ")
-                    if isinstance(err.get("input"), bool):
-                        message += " (YAML reads yes/no/on/off/true/false as booleans: quote the word)"
-                errors.append(loaded.error(loc, message))
-            earlier.append(name)
-            continue
-
-        def where(message: str, key: str, _path: tuple = path) -> SpecError:
-            return loaded.error(_path + (key,), message)
-
-        try:
-            slots.append((name, kind_cls(name, model, lexicon, list(earlier), where)))
-        except SpecError as exc:
-            errors.append(exc)
-        earlier.append(name)
-    return slots, errors
+        value = bindings[item]
+        allowed.update(_tokens(str(value)))
+        for text in getattr(value, "values", {}).values():  # linked choices: every alternative
+            allowed.update(_tokens(text))
+        words = [value] if isinstance(value, Word) else [w for _, w in value.words()] if isinstance(value, Phrase) else []
+        for word in words:
+            for form in paradigm.lexicon.forms(word):
+                allowed.update(_tokens(form.text))
+            if word.get("article"):
+                allowed.update({"a", "an"})
+    return allowed
 
 
-def paradigm_rng(seed: int, uid: str) -> random.Random:
-    """The RNG of one paradigm: depends on the seed and UID only (stable across runs)."""
-    return random.Random(f"blimpgen:{seed}:{uid}")
+def contrast_leaks(paradigm: Paradigm, bindings: dict, good: str, bad: str) -> list[str]:
+    """Tokens in which good and bad differ that the contrast does not allow (sorted)."""
+    good_tokens, bad_tokens = Counter(_tokens(good)), Counter(_tokens(bad))
+    differing = set((good_tokens - bad_tokens) + (bad_tokens - good_tokens))
+    return sorted(differing - allowed_tokens(paradigm, bindings))

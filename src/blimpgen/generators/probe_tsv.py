@@ -26,10 +26,11 @@ import re
 from pathlib import Path
 
 from blimpgen import __version__
-from blimpgen.errors import BlimpgenError
-from blimpgen.generators.item import BLANK, ProbeItem, dumps_item
-from blimpgen.generators.jsonl import atomic_writer
+from blimpgen._io import atomic_writer
+from blimpgen.errors import DataError
 from blimpgen.grammar.templates import article
+from blimpgen.records.item import BLANK, ProbeItem
+from blimpgen.records.jsonl import dumps_record
 
 COLUMNS = ("id", "context", "good", "bad", "expected", "candidates", "answer", "group", "arguments")
 ARTICLE_RE = re.compile(r"\b([Aa])\(n\)(?=\s+\[MASK\])")
@@ -51,11 +52,11 @@ def read_probe_tsv(path: Path | str, suite: str | None = None, phenomenon: str |
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
-        raise BlimpgenError(f"{path}: cannot read: {exc}") from None
+        raise DataError(f"{path}: cannot read: {exc}") from None
     rows = [(number, line) for number, line in enumerate(lines, start=1)
             if line.strip() and not line.lstrip().startswith("#")]
     if not rows:
-        raise BlimpgenError(f"{path}: no header row and no items")
+        raise DataError(f"{path}: no header row and no items")
     header_line, header = rows[0]
     names = [name.strip().lower() for name in header.split("\t")]
     problems = [f"{path}:{header_line}: {name}: unknown column (expected: {', '.join(COLUMNS)})"
@@ -65,7 +66,7 @@ def read_probe_tsv(path: Path | str, suite: str | None = None, phenomenon: str |
     if len(set(names)) != len(names):
         problems.append(f"{path}:{header_line}: header: a column is named twice")
     if problems:
-        raise BlimpgenError("\n".join(problems))
+        raise DataError("\n".join(problems))
     items, seen = [], {}
     for number, line in rows[1:]:
         cells = line.split("\t")
@@ -76,7 +77,7 @@ def read_probe_tsv(path: Path | str, suite: str | None = None, phenomenon: str |
         row = dict(zip(names, (c.strip() for c in cells)))
         try:
             item = _item(row, suite, phenomenon or suite, field, number)
-        except BlimpgenError as exc:
+        except DataError as exc:
             problems.append(f"{where}: {exc}")
             continue
         if item.item_id in seen:
@@ -85,34 +86,34 @@ def read_probe_tsv(path: Path | str, suite: str | None = None, phenomenon: str |
         seen[item.item_id] = number
         items.append(item)
     if problems:
-        raise BlimpgenError("\n".join(problems))
+        raise DataError("\n".join(problems))
     if not items:
-        raise BlimpgenError(f"{path}: a header but no items")
+        raise DataError(f"{path}: a header but no items")
     return items
 
 
 def _item(row: dict[str, str], suite: str, phenomenon: str, field: str, number: int) -> ProbeItem:
     context = row.get("context", "")
     if context.count(BLANK) != 1:
-        raise BlimpgenError(f"context: must contain {BLANK} exactly once")
+        raise DataError(f"context: must contain {BLANK} exactly once")
     good, bad = row.get("good", ""), row.get("bad", "")
     candidates, answer = _split(row.get("candidates", "")), row.get("answer", "")
     if (good or bad) and (candidates or answer):
-        raise BlimpgenError("row: fill either good/bad (cloze contrast) or candidates/answer (multiple choice)")
+        raise DataError("row: fill either good/bad (cloze contrast) or candidates/answer (multiple choice)")
     if good or bad:
         if not (good and bad):
-            raise BlimpgenError(f"{'bad' if good else 'good'}: a cloze contrast row needs both good and bad")
+            raise DataError(f"{'bad' if good else 'good'}: a cloze contrast row needs both good and bad")
         if good == bad:
-            raise BlimpgenError("bad: equal to good")
+            raise DataError("bad: equal to good")
         item_type, candidates, answer = "cloze_contrast", (good, bad), good
     elif candidates or answer:
         if len(candidates) < 2:
-            raise BlimpgenError("candidates: give at least two, separated by |")
+            raise DataError("candidates: give at least two, separated by |")
         if answer not in candidates:
-            raise BlimpgenError(f"answer: {answer!r} is not one of the candidates {list(candidates)}")
+            raise DataError(f"answer: {answer!r} is not one of the candidates {list(candidates)}")
         item_type = "multiple_choice"
     else:
-        raise BlimpgenError("row: fill good and bad, or candidates and answer")
+        raise DataError("row: fill good and bad, or candidates and answer")
     contexts = None
     if ARTICLE_RE.search(context):
         contexts = {option: ARTICLE_RE.sub(lambda m, o=option: _cased(article(o), m.group(1)), context)
@@ -128,8 +129,8 @@ def _item(row: dict[str, str], suite: str, phenomenon: str, field: str, number: 
                          expected=_split(row.get("expected", "")) if item_type == "cloze_contrast" else (),
                          good=good or None, bad=bad or None, arguments=_split(row.get("arguments", "")),
                          blimpgen_version=__version__)
-    except BlimpgenError as exc:
-        raise BlimpgenError(f"row: {str(exc).split(': ', 1)[-1]}") from None
+    except DataError as exc:
+        raise DataError(f"row: {str(exc).split(': ', 1)[-1]}") from None
 
 
 def _cased(word: str, like: str) -> str:
@@ -142,5 +143,5 @@ def import_probe_tsv(path: Path | str, out: Path | str, suite: str | None = None
     items = read_probe_tsv(path, suite, phenomenon, field)
     with atomic_writer(out) as handle:
         for item in items:
-            handle.write(dumps_item(item) + "\n")
+            handle.write(dumps_record(item) + "\n")
     return len(items)

@@ -1,6 +1,9 @@
-"""Paradigm specs: the YAML language, its validation, and the template environment."""
+"""Specs: the YAML language (paradigms and probe suites), its validation, and the template environment."""
 
-from blimpgen.grammar.loader import LoadedSpec, load_shipped_specs, load_spec_file, load_specs, parse_spec
-from blimpgen.grammar.spec import ParadigmSpec
+from blimpgen.grammar.loader import (LoadedSpec, SpecDocument, load_shipped_specs, load_spec_file, load_specs,
+                                     parse_spec)
+from blimpgen.grammar.probe_spec import ProbeSpec
+from blimpgen.grammar.spec import ParadigmSpec, SpecBase
 
-__all__ = ["LoadedSpec", "ParadigmSpec", "load_shipped_specs", "load_spec_file", "load_specs", "parse_spec"]
+__all__ = ["LoadedSpec", "ParadigmSpec", "ProbeSpec", "SpecBase", "SpecDocument", "load_shipped_specs",
+           "load_spec_file", "load_specs", "parse_spec"]

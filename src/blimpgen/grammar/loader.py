@@ -1,49 +1,57 @@
-"""Loading paradigm specs from YAML with precise ``file:line: key: message`` errors.
+"""Loading specs from YAML with precise ``file:line: key: message`` errors: one loader for every type.
 
-Steps: ``_yaml.load_yaml`` (safe, duplicate keys rejected, key-path -> line table) ->
-``ParadigmSpec.model_validate`` (structure; every pydantic error mapped to its line) ->
-template checks (syntax with the YAML line, undeclared variables, contrast names).
-All errors of a file are collected before raising.
+Steps: ``_yaml.load_yaml_text`` (safe, duplicate keys rejected, key-path -> line table) ->
+:data:`SpecDocument`, a pydantic union discriminated by ``records.types.spec_tag`` (a
+document with ``item:`` is a probe suite, otherwise a paradigm; every pydantic error mapped to
+its line) -> the spec's own ``problems`` (templates, cross-key rules). All errors of a file are
+collected before raising. :func:`load_documents` applies the UID rules (unique; equal to the
+file name) to many files at once.
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Union
 
-import yaml
-from pydantic import ValidationError
+from pydantic import Discriminator, Tag, TypeAdapter, ValidationError
 
-from blimpgen._yaml import LineTable, key_path_str, load_yaml_text
+from blimpgen._yaml import LineTable, load_yaml_text
 from blimpgen.errors import SpecError, SpecErrors, did_you_mean
-from blimpgen.grammar import templates
-from blimpgen.grammar.spec import TEMPLATE_KEYS, ParadigmSpec
+from blimpgen.grammar.discovery import shipped_spec_files, spec_files
+from blimpgen.grammar.probe_spec import ProbeSpec
+from blimpgen.grammar.spec import ParadigmSpec, SpecBase
+from blimpgen.records.types import PARADIGM_TAG, PROBE_TAG, spec_tag
 
-SHIPPED = "blimpgen.grammar"
+SPEC_TYPES: dict[str, type[SpecBase]] = {PARADIGM_TAG: ParadigmSpec, PROBE_TAG: ProbeSpec}
+SpecDocument = Annotated[Union[Annotated[ParadigmSpec, Tag(PARADIGM_TAG)], Annotated[ProbeSpec, Tag(PROBE_TAG)]],
+                         Discriminator(spec_tag)]
+_DOCUMENT = TypeAdapter(SpecDocument)
 
 
 @dataclass(frozen=True)
 class LoadedSpec:
-    """A validated spec with where it came from.
+    """A validated spec (any type) with where it came from.
 
     Attributes:
-        spec: the validated model.
+        spec: the validated model (:class:`ParadigmSpec` or :class:`ProbeSpec`).
         file: display path of the YAML file.
         lines: key path -> line table, for errors raised by later layers.
         sha: short hash of the file's bytes (provenance).
-        lexically_identical: computed from the templates (same lexemes up to inflection/order).
     """
 
-    spec: ParadigmSpec
+    spec: Any
     file: str
     lines: LineTable = field(repr=False)
     sha: str
-    lexically_identical: bool
+
+    @property
+    def uid(self) -> str:
+        """The spec's UID."""
+        return self.spec.uid
 
     def error(self, path: tuple, message: str) -> SpecError:
         """A :class:`SpecError` pointing at ``path`` in this spec's file."""
@@ -51,138 +59,43 @@ class LoadedSpec:
 
 
 def parse_spec(text: str, file: str) -> LoadedSpec:
-    """Validate one spec document.
+    """Validate one spec document of any type.
 
     Raises:
         SpecErrors: every problem found, each ``file:line: key: message``.
     """
-    raw, table = read_yaml(text, file)
+    raw, table = load_yaml_text(text, file)
     if not isinstance(raw, dict):
         raise SpecErrors([SpecError("a paradigm spec must be a YAML mapping (uid: ..., slots: ...)", file, 1)])
+    spec_type = SPEC_TYPES[spec_tag(raw)]
     try:
-        spec = ParadigmSpec.model_validate(raw)
+        spec = _DOCUMENT.validate_python(raw)
     except ValidationError as exc:
-        raise SpecErrors(pydantic_errors(exc, table, _paradigm_keys) + _raw_template_problems(raw, table)) from None
-    errors = [table.error(path, message) for path, message in spec.method_problems()]
+        raise SpecErrors(pydantic_errors(exc, table, spec_type) + spec_type.raw_problems(raw, table)) from None
+    errors = spec.problems(table)
     if errors:
         raise SpecErrors(errors)
-    identical = True
-    for variant in spec.variants():
-        errors += _variant_problems(variant, table)
-        if not errors:
-            # Linked choices keep alternative words under attribute names (q.good / q.bad).
-            split = frozenset(n for n, body in variant.slots.items() if str(body["kind"]).split(".v")[0] == "choice")
-            good = templates.lexical_items(variant.good, split)
-            bad = templates.lexical_items(variant.bad, split)
-            identical = identical and good == bad
-            literal = set(good[1]) | set(bad[1])
-            own = bool(variant.path) and spec.branches[variant.name].contrast is not None
-            contrast_path = (variant.path if own else ()) + ("contrast",)
-            for index, item in enumerate(variant.contrast):
-                if item not in variant.slots and item.lower() not in literal:
-                    errors.append(table.error(contrast_path + (index,), f"{item!r} is neither a slot nor a word of "
-                                              f"the good or bad template{did_you_mean(item, set(variant.slots) | literal)}"))
-    if errors:
-        raise SpecErrors(errors)
-    sha = hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
-    return LoadedSpec(spec, file, table, sha, identical)
+    return LoadedSpec(spec, file, table, hashlib.sha256(text.encode("utf-8")).hexdigest()[:12])
 
 
-def read_yaml(text: str, file: str) -> tuple[Any, LineTable]:
-    """``load_yaml_text``, also turning the YAML reader's errors into a located SpecError.
-
-    PyYAML's reader rejects control characters (NUL, ...) while the loader is being built,
-    outside ``load_yaml_text``'s error handling; that escaped as a ``ReaderError`` traceback.
-    An integer literal of more than 4300 digits escaped as a ``ValueError``.
-    """
-    try:
-        return load_yaml_text(text, file)
-    except ValueError as exc:  # Python refuses to convert integers of more than 4300 digits
-        found = re.search(r"\d{4300,}", text)
-        line = text.count("\n", 0, found.start()) + 1 if found else 0
-        raise SpecError(f"YAML error: number too long ({str(exc).split(':')[0]})", file, line) from None
-    except yaml.YAMLError as exc:
-        position = getattr(exc, "position", 0) or 0
-        line = text.count("\n", 0, position) + 1
-        problem = str(exc).split("\n")[0]
-        raise SpecError(f"YAML error: {problem}", file, line) from None
-
-
-def _variant_problems(variant: Any, table: LineTable) -> list[SpecError]:
-    """Template syntax, undeclared variables and unused slots of one variant."""
-    errors: list[SpecError] = []
-    slot_names = set(variant.slots)
-    used: set[str] = set()
-    for out_field, source in variant.templates().items():
-        key = variant.path + TEMPLATE_KEYS[out_field]
-        base_line = table.line_of(key)
-        problems = templates.template_problems(source, slot_names)
-        for template_line, message in problems:
-            errors.append(SpecError(message, table.file, base_line + template_line - 1, key_path_str(key)))
-        if not problems:
-            used |= templates.used_variables(source)
-    for name in sorted(slot_names - used):
-        mentioned = any(_mentions(body, name) for other, body in variant.slots.items() if other != name)
-        if not errors and not mentioned:
-            errors.append(table.error(variant.slot_path(name), f"slot {name!r} is used by no template and no other slot"))
-    return errors
-
-
-def _raw_template_problems(raw: dict[str, Any], table: LineTable) -> list[SpecError]:
-    """Template problems of a spec whose structure failed validation, so that one ``check``
-    run reports them too (only where the templates are strings and the slots a mapping)."""
-    slots = raw.get("slots")
-    if not isinstance(slots, dict):
-        return []
-    names = {str(name) for name in slots}
-    errors = []
-    for out_field, key in TEMPLATE_KEYS.items():
-        node: Any = raw
-        for part in key:
-            node = node.get(part) if isinstance(node, dict) else None
-        if isinstance(node, str):
-            base_line = table.line_of(key)
-            for template_line, message in templates.template_problems(node, names):
-                errors.append(SpecError(message, table.file, base_line + template_line - 1, key_path_str(key)))
-    return errors
-
-
-def _mentions(value: Any, name: str) -> bool:
-    """Whether a slot's parameters mention ``name`` as a word (a reference or slot argument)."""
-    if isinstance(value, str):
-        return re.search(rf"(?<![\w.]){re.escape(name)}(?![\w])", value) is not None
-    if isinstance(value, dict):
-        return any(_mentions(v, name) for v in value.values())
-    if isinstance(value, (list, tuple)):
-        return any(_mentions(v, name) for v in value)
-    return False
-
-
-def _paradigm_keys(loc: tuple) -> list[str]:
-    from blimpgen.grammar.spec import OnePrefix, TwoPrefix
-
-    if len(loc) > 1 and loc[0] in ("one_prefix", "two_prefix"):
-        return list((OnePrefix if loc[0] == "one_prefix" else TwoPrefix).model_fields)
-    return list(ParadigmSpec.model_fields)
-
-
-def pydantic_errors(exc: ValidationError, table: LineTable, known_keys: Any,
-                    literal_messages: dict[tuple, str] | None = None) -> list[SpecError]:
+def pydantic_errors(exc: ValidationError, table: LineTable, spec_type: type[SpecBase]) -> list[SpecError]:
     """Every pydantic error of a spec document as ``file:line: key: message``.
 
-    ``known_keys(loc)`` lists the keys allowed where an unknown key was found (for did-you-mean);
-    ``literal_messages`` replaces pydantic's wording for a value outside a Literal at a key path.
+    Locations inside the union start with the type's tag, which is dropped; unknown keys get
+    did-you-mean from ``spec_type.known_keys``, and values outside a Literal the type's own wording.
     """
     out = []
     for err in exc.errors():
         loc = tuple(err["loc"])
+        if loc and loc[0] in SPEC_TYPES:
+            loc = loc[1:]
         message = err["msg"]
         if err["type"] == "extra_forbidden":
-            message = f"unknown key {loc[-1]!r}{did_you_mean(str(loc[-1]), known_keys(loc))}"
+            message = f"unknown key {loc[-1]!r}{did_you_mean(str(loc[-1]), spec_type.known_keys(loc))}"
         elif err["type"] == "missing":
             message = f"missing required key {loc[-1]!r}"
-        elif err["type"] == "literal_error" and loc in (literal_messages or {}):
-            message = (literal_messages or {})[loc]
+        elif err["type"] == "literal_error" and loc in spec_type.literal_messages:
+            message = spec_type.literal_messages[loc]
         elif message.startswith("Value error, "):
             message = message[len("Value error, "):]
         if isinstance(err.get("input"), bool) and "string" in message:
@@ -202,106 +115,64 @@ def load_spec_file(path: Path | str, display: str | None = None) -> LoadedSpec:
     return parse_spec(text, name)
 
 
-def shipped_spec_files() -> list[tuple[str, Any]]:
-    """(display name, traversable) of every shipped spec, sorted by path."""
-    root = resources.files(SHIPPED) / "paradigms"
-    found = []
-    stack = [(root, "grammar/paradigms")]
-    while stack:
-        folder, display = stack.pop()
-        for entry in folder.iterdir():
-            if entry.is_dir():
-                stack.append((entry, f"{display}/{entry.name}"))
-            elif entry.name.endswith(".yaml") and not entry.name.startswith("_"):
-                found.append((f"{display}/{entry.name}", entry))
-    return sorted(found, key=lambda item: item[0])
+def load_documents(files: Iterable[tuple[str, Any]], problems: list[SpecError],
+                   specs: dict[str, LoadedSpec] | None = None) -> dict[str, LoadedSpec]:
+    """Parse every ``(display name, file)`` into ``specs`` (keyed by UID), appending every
+    problem to ``problems`` instead of stopping: a UID may be defined once, in a file named
+    after it. A file that ``specs`` already holds (by display name) is not parsed again."""
+    specs = {} if specs is None else specs
+    known = {loaded.file for loaded in specs.values()}
+    for display, entry in files:
+        if display in known:
+            continue
+        known.add(display)
+        try:
+            loaded = parse_spec(entry.read_text(encoding="utf-8"), display)
+        except SpecErrors as exc:
+            problems.extend(exc.errors)
+            continue
+        except (OSError, UnicodeDecodeError) as exc:
+            problems.append(SpecError(f"cannot read file: {exc.__class__.__name__}", display))
+            continue
+        uid = loaded.uid
+        expected = display.rsplit("/", 1)[-1].removesuffix(".yaml")
+        if uid in specs:
+            problems.append(loaded.error(("uid",), f"duplicate UID {uid!r} (also in {specs[uid].file})"))
+        elif expected != uid:
+            problems.append(loaded.error(("uid",), f"uid {uid!r} must match the file name {expected}.yaml"))
+        else:
+            specs[uid] = loaded
+    return specs
 
 
-def user_spec_files(folder: Path | str) -> list[tuple[str, Path]]:
-    """Spec files under a user folder (recursively), sorted."""
-    folder = Path(folder)
-    if not folder.is_dir():
-        raise SpecErrors([SpecError("paradigm path is not a folder", str(folder))])
-    return [(str(p), p) for p in sorted(folder.rglob("*.yaml")) if not p.name.startswith("_")]
+@cache
+def shipped_documents() -> tuple[dict[str, LoadedSpec], tuple[SpecError, ...]]:
+    """Every shipped spec, parsed once per process, and the problems found (none, normally)."""
+    problems: list[SpecError] = []
+    specs = load_documents(shipped_spec_files(), problems)
+    return specs, tuple(problems)
 
 
-def load_specs(paths: tuple[Path | str, ...] = ()) -> dict[str, LoadedSpec]:
-    """Load shipped specs plus specs from user folders, keyed by UID.
+def load_specs(paths: tuple[Path | str, ...] = (), spec_type: type[SpecBase] = ParadigmSpec) -> dict[str, LoadedSpec]:
+    """The shipped specs plus those under user folders (no environment: see ``Catalog``), of one type.
 
     Raises:
         SpecErrors: every problem in every file, including duplicate UIDs.
     """
-    files = list(shipped_spec_files())
+    shipped, shipped_problems = shipped_documents()
+    problems = list(shipped_problems)
+    specs = dict(shipped)
     for folder in paths:
-        # probe suites (``item:`` at the top level) share user folders; blimpgen.grammar.probe_spec loads them
-        files.extend((display, path) for display, path in user_spec_files(folder) if not is_probe_file(path))
-    specs: dict[str, LoadedSpec] = {}
-    errors: list[SpecError] = []
-    for display, entry in files:
         try:
-            loaded = parse_spec(entry.read_text(encoding="utf-8"), display)
+            load_documents(spec_files(folder), problems, specs)
         except SpecErrors as exc:
-            errors.extend(exc.errors)
-            continue
-        uid = loaded.spec.uid
-        if uid in specs:
-            errors.append(loaded.error(("uid",), f"duplicate UID {uid!r} (also in {specs[uid].file})"))
-            continue
-        expected = display.rsplit("/", 1)[-1].removesuffix(".yaml")
-        if expected != uid:
-            errors.append(loaded.error(("uid",), f"uid {uid!r} must match the file name {expected}.yaml"))
-            continue
-        specs[uid] = loaded
-    if errors:
-        raise SpecErrors(errors)
-    return specs
-
-
-def is_probe_file(path: Path) -> bool:
-    """Whether a YAML file is a probe suite (a top-level ``item:`` key) rather than a paradigm."""
-    try:
-        return any(line.startswith("item:") for line in path.read_text(encoding="utf-8").splitlines())
-    except (OSError, UnicodeDecodeError):
-        return False
-
-
-ENTRY_POINT_GROUP = "blimpgen.paradigms"
-
-
-def entry_point_paradigm_paths() -> tuple[str, ...]:
-    """Paradigm folders provided by installed packages.
-
-    A package declares ``[project.entry-points."blimpgen.paradigms"] mypack = "mypack:paradigm_dir"``
-    where the target is a folder path (``str`` or ``Path``), a list of them, or a function
-    returning either (e.g. ``lambda: importlib.resources.files("mypack") / "paradigms"``).
-
-    Raises:
-        SpecErrors: when an entry point cannot be loaded or gives something that is not a path.
-    """
-    from importlib import metadata
-
-    found: list[str] = []
-    errors: list[SpecError] = []
-    for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
-        where = f"entry point {ep.name} = {ep.value}"
-        try:
-            value = ep.load()
-            if callable(value):
-                value = value()
-        except Exception as exc:  # a third-party package's import error must not crash the tool
-            errors.append(SpecError(f"cannot load ({exc.__class__.__name__}: {exc})", where))
-            continue
-        for item in value if isinstance(value, (list, tuple)) else [value]:
-            if not isinstance(item, (str, Path)) and not hasattr(item, "is_dir"):
-                errors.append(SpecError(f"must give a folder path, got {type(item).__name__}", where))
-                continue
-            found.append(str(item))
-    if errors:
-        raise SpecErrors(errors)
-    return tuple(found)
+            problems.extend(exc.errors)
+    if problems:
+        raise SpecErrors(problems)
+    return {uid: loaded for uid, loaded in specs.items() if isinstance(loaded.spec, spec_type)}
 
 
 @cache
-def load_shipped_specs() -> dict[str, LoadedSpec]:
-    """The shipped paradigm specs (cached)."""
-    return load_specs(())
+def load_shipped_specs(spec_type: type[SpecBase] = ParadigmSpec) -> dict[str, LoadedSpec]:
+    """The shipped specs of one type (paradigms unless told), keyed by UID (cached)."""
+    return load_specs((), spec_type)

@@ -28,42 +28,29 @@ templates) instead of ``candidates`` and ``answer``. A context may use the varia
 
 from __future__ import annotations
 
-import hashlib
-from dataclasses import dataclass, field
-from functools import cache
-from importlib import resources
-from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import Field, field_validator
 
-from blimpgen._yaml import LineTable, key_path_str
-from blimpgen.errors import SpecError, SpecErrors, did_you_mean
+from blimpgen._yaml import LineTable
+from blimpgen.errors import SpecError, did_you_mean
 from blimpgen.grammar import templates
-from blimpgen.grammar.loader import is_probe_file, pydantic_errors, read_yaml, user_spec_files
-from blimpgen.grammar.spec import Variant, check_slots, check_uid
+from blimpgen.grammar.spec import SpecBase, Variant, locate_template_problems, unused_slot
+from blimpgen.records.item import BLANK, CONTROLS, ITEM_TYPES
 
-SHIPPED = "blimpgen.grammar"
-BLANK = "[MASK]"
-ITEM_TYPES = ("multiple_choice", "cloze_contrast")
-CONTROLS = ("none", "no_language", "perturbed_language", "shuffled", "truncated")
 OPTION_PREFIX = "option."
 # variables every probe template may use besides the slots
 PROBE_VARIABLES = frozenset({"option"})
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
-
-
-class ProbeSpec(_Strict):
+class ProbeSpec(SpecBase):
     """One probe suite as written in YAML (after structural validation)."""
 
-    uid: str = Field(min_length=1, max_length=100)
+    noun: ClassVar[str] = "probe suite"
+    takes_options: ClassVar[bool] = True
+    literal_messages: ClassVar[dict[tuple, str]] = {("item",): f"item must be one of {', '.join(ITEM_TYPES)}"}
+
     item: Literal[ITEM_TYPES]  # type: ignore[valid-type]
-    field: str = Field(min_length=1, max_length=40)
-    linguistics_term: str = Field(min_length=1, max_length=100)
-    description: str = Field(min_length=1, max_length=300)
     source: str = ""
     options: dict[str, int | str] = Field(default_factory=dict)
     slots: dict[str, dict[str, Any]] = Field(min_length=1)
@@ -80,16 +67,6 @@ class ProbeSpec(_Strict):
     shuffle_candidates: bool = False
     notes: str = ""
 
-    @field_validator("uid")
-    @classmethod
-    def _uid(cls, value: str) -> str:
-        return check_uid(value)
-
-    @field_validator("slots")
-    @classmethod
-    def _slots(cls, value: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-        return check_slots(value)
-
     @field_validator("controls")
     @classmethod
     def _controls(cls, value: list[str]) -> list[str]:
@@ -97,6 +74,41 @@ class ProbeSpec(_Strict):
             if name not in CONTROLS:
                 raise ValueError(f"unknown control {name!r}{did_you_mean(name, CONTROLS)}")
         return value
+
+    list_title: ClassVar[str | None] = "probe suites (items, not pairs):"
+
+    def list_column(self) -> str:
+        """The item type (``multiple-choice``, ``cloze-contrast``)."""
+        return self.item.replace("_", "-")
+
+    def list_order(self) -> tuple:
+        """Suites are listed by UID."""
+        return (self.uid,)
+
+    def heading(self) -> str:
+        """The line ``blimpgen show`` starts with (the item type where a paradigm has its field)."""
+        return f"{self.uid} ({self.linguistics_term}, {self.item}): {self.description}"
+
+    def problems(self, table: LineTable) -> list[SpecError]:
+        """Structure the field types cannot say, template syntax and variables, option references,
+        then (when all that is fine) unused slots."""
+        errors = [table.error(path, message) for path, message in self.structure_problems()]
+        used: set[str] = set()
+        for key, source in self.templates().items():
+            allowed = set(self.slots) | (PROBE_VARIABLES if key == ("context",) else frozenset())
+            problems = templates.template_problems(source, allowed)
+            errors += locate_template_problems(problems, table, key)
+            if not problems:
+                used |= templates.used_variables(source)
+        for name, body in self.slots.items():
+            for option in option_references(body):
+                if option not in self.options:
+                    errors.append(table.error(("slots", name), f"unknown option {option!r}"
+                                              f"{did_you_mean(option, self.options)} (declare it under options:)"))
+        if not errors:
+            errors += [table.error(("slots", name), f"slot {name!r} is used by no template and no other slot")
+                       for name in unused_slot(self.slots, used)]
+        return errors
 
     def templates(self) -> dict[tuple, str]:
         """Every template by its key path in the YAML file."""
@@ -167,109 +179,3 @@ def option_references(value: Any) -> list[str]:
     if isinstance(value, list):
         return [name for v in value for name in option_references(v)]
     return []
-
-
-@dataclass(frozen=True)
-class LoadedProbe:
-    """A validated probe spec with where it came from (the probe twin of ``LoadedSpec``)."""
-
-    spec: ProbeSpec
-    file: str
-    lines: LineTable = field(repr=False)
-    sha: str
-
-    def error(self, path: tuple, message: str) -> SpecError:
-        return self.lines.error(path, message)
-
-
-def is_probe_document(raw: Any) -> bool:
-    """Whether a parsed YAML document is a probe suite (it has ``item:``)."""
-    return isinstance(raw, dict) and "item" in raw
-
-
-def parse_probe(text: str, file: str) -> LoadedProbe:
-    """Validate one probe suite document.
-
-    Raises:
-        SpecErrors: every problem found, each ``file:line: key: message``.
-    """
-    raw, table = read_yaml(text, file)
-    if not isinstance(raw, dict):
-        raise SpecErrors([SpecError("a probe suite must be a YAML mapping (uid: ..., item: ...)", file, 1)])
-    try:
-        spec = ProbeSpec.model_validate(raw)
-    except ValidationError as exc:
-        raise SpecErrors(_pydantic_errors(exc, table)) from None
-    errors = [table.error(path, message) for path, message in spec.structure_problems()]
-    names = set(spec.slots)
-    used: set[str] = set()
-    for key, source in spec.templates().items():
-        allowed = names | (PROBE_VARIABLES if key == ("context",) else frozenset())
-        problems = templates.template_problems(source, allowed)
-        base_line = table.line_of(key)
-        for template_line, message in problems:
-            errors.append(SpecError(message, table.file, base_line + template_line - 1, key_path_str(key)))
-        if not problems:
-            used |= templates.used_variables(source)
-    for name, body in spec.slots.items():
-        for option in option_references(body):
-            if option not in spec.options:
-                errors.append(table.error(("slots", name), f"unknown option {option!r}"
-                                          f"{did_you_mean(option, spec.options)} (declare it under options:)"))
-    if not errors:
-        mentioned = {n for n in names for other, body in spec.slots.items() if other != n and n in str(body)}
-        for name in sorted(names - used - mentioned):
-            errors.append(table.error(("slots", name), f"slot {name!r} is used by no template and no other slot"))
-    if errors:
-        raise SpecErrors(errors)
-    return LoadedProbe(spec, file, table, hashlib.sha256(text.encode("utf-8")).hexdigest()[:12])
-
-
-def _pydantic_errors(exc: ValidationError, table: LineTable) -> list[SpecError]:
-    return pydantic_errors(exc, table, lambda loc: list(ProbeSpec.model_fields),
-                           {("item",): f"item must be one of {', '.join(ITEM_TYPES)}"})
-
-
-def shipped_probe_files() -> list[tuple[str, Any]]:
-    """(display name, traversable) of every shipped probe suite, sorted."""
-    root = resources.files(SHIPPED) / "probes"
-    return sorted(((f"grammar/probes/{entry.name}", entry) for entry in root.iterdir()
-                   if entry.name.endswith(".yaml") and not entry.name.startswith("_")), key=lambda item: item[0])
-
-
-def load_probes(paths: tuple[Path | str, ...] = ()) -> dict[str, LoadedProbe]:
-    """Shipped probe suites plus the probe files (those with ``item:``) under user folders.
-
-    Raises:
-        SpecErrors: every problem in every file, including duplicate UIDs.
-    """
-    files = list(shipped_probe_files())
-    for folder in paths:
-        for display, path in user_spec_files(folder):
-            if is_probe_file(path):
-                files.append((display, path))
-    probes: dict[str, LoadedProbe] = {}
-    errors: list[SpecError] = []
-    for display, entry in files:
-        try:
-            loaded = parse_probe(entry.read_text(encoding="utf-8"), display)
-        except SpecErrors as exc:
-            errors.extend(exc.errors)
-            continue
-        uid = loaded.spec.uid
-        expected = display.rsplit("/", 1)[-1].removesuffix(".yaml")
-        if uid in probes:
-            errors.append(loaded.error(("uid",), f"duplicate UID {uid!r} (also in {probes[uid].file})"))
-        elif expected != uid:
-            errors.append(loaded.error(("uid",), f"uid {uid!r} must match the file name {expected}.yaml"))
-        else:
-            probes[uid] = loaded
-    if errors:
-        raise SpecErrors(errors)
-    return probes
-
-
-@cache
-def load_shipped_probes() -> dict[str, LoadedProbe]:
-    """The shipped probe suites (cached)."""
-    return load_probes(())

@@ -23,14 +23,24 @@ A spec is one YAML file::
 ``grammar`` checks structure, templates and metadata; each slot's ``kind`` and parameters
 are resolved and checked by ``blimpgen.generators`` (which owns the kinds), still with the
 spec's line numbers. ``lexically_identical`` is computed from the templates, not declared.
+
+Every spec type derives from :class:`SpecBase`, which holds what all of them share (the
+metadata header, the UID and slot rules, the unused-slot rule). A document is a paradigm
+unless it has an ``item:`` key, which makes it a probe suite
+(:class:`blimpgen.grammar.probe_spec.ProbeSpec`); :data:`blimpgen.grammar.loader.SpecDocument`
+is the discriminated union of the two.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from blimpgen._yaml import LineTable, key_path_str
+from blimpgen.errors import SpecError, did_you_mean
+from blimpgen.grammar import templates
 
 FIELDS = ("morphology", "syntax", "semantics", "syntax_semantics", "syntax/semantics")
 LINGUISTICS_TERMS = ("anaphor_agreement", "argument_structure", "binding", "control_raising",
@@ -43,6 +53,82 @@ UID_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class SpecBase(_Strict):
+    """What every spec type shares: the metadata header, the UID and slot rules, and the
+    interface the loader and the layers above use (``noun``, :meth:`problems`, ...).
+
+    A subclass adds its own keys, sets ``noun`` (how messages name it) and implements
+    :meth:`problems`; the loader and the catalogue need nothing else.
+    """
+
+    noun: ClassVar[str] = "spec"
+    # whether generation takes options and controls (gen --option, --control)
+    takes_options: ClassVar[bool] = False
+    # replaces pydantic's wording for a value outside a Literal, by key path
+    literal_messages: ClassVar[dict[tuple, str]] = {}
+
+    uid: str = Field(min_length=1, max_length=100)
+    field: str = Field(min_length=1, max_length=40)
+    linguistics_term: str = Field(min_length=1, max_length=100)
+    description: str = Field(min_length=1, max_length=300)
+
+    @field_validator("uid")
+    @classmethod
+    def _uid(cls, value: str) -> str:
+        return check_uid(value)
+
+    @field_validator("slots", check_fields=False)
+    @classmethod
+    def _slots(cls, value: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        return check_slots(value)
+
+    @classmethod
+    def known_keys(cls, loc: tuple) -> list[str]:
+        """The keys allowed where an unknown key was found at ``loc`` (for did-you-mean)."""
+        return list(cls.model_fields)
+
+    @classmethod
+    def raw_problems(cls, raw: dict[str, Any], table: LineTable) -> list[SpecError]:
+        """Problems still worth reporting when the structure failed validation (default: none)."""
+        return []
+
+    def problems(self, table: LineTable) -> list[SpecError]:
+        """Every problem the field types cannot say (templates, cross-key rules), located."""
+        raise NotImplementedError
+
+    # ``blimpgen list`` prints each spec type in its own block, under this title (none: first, untitled)
+    list_title: ClassVar[str | None] = None
+
+    def heading(self) -> str:
+        """The line ``blimpgen show`` starts with."""
+        return f"{self.uid} ({self.linguistics_term}, {self.field}): {self.description}"
+
+    def list_column(self) -> str:
+        """What ``blimpgen list`` prints between the phenomenon and the description."""
+        return self.field
+
+    def list_order(self) -> tuple:
+        """Sort key within the spec type's block of ``blimpgen list``: phenomenon, then UID."""
+        return (self.linguistics_term, self.uid)
+
+
+def unused_slot(slots: dict[str, dict[str, Any]], used: set[str]) -> list[str]:
+    """Slots (sorted) that no template uses and no other slot's parameters mention as a word."""
+    return [name for name in sorted(set(slots) - used)
+            if not any(_mentions(body, name) for other, body in slots.items() if other != name)]
+
+
+def _mentions(value: Any, name: str) -> bool:
+    """Whether a slot's parameters mention ``name`` as a word (a reference or slot argument)."""
+    if isinstance(value, str):
+        return re.search(rf"(?<![\w.]){re.escape(name)}(?![\w])", value) is not None
+    if isinstance(value, dict):
+        return any(_mentions(v, name) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_mentions(v, name) for v in value)
+    return False
 
 
 class OnePrefix(_Strict):
@@ -112,13 +198,12 @@ class Variant(BaseModel):
         return set(self.slots) - set(self.shared)
 
 
-class ParadigmSpec(_Strict):
-    """One paradigm as written in YAML (after structural validation)."""
+class ParadigmSpec(SpecBase):
+    """One minimal-pair paradigm as written in YAML (after structural validation)."""
 
-    uid: str = Field(min_length=1, max_length=100)
+    noun: ClassVar[str] = "paradigm"
+
     field: Literal[FIELDS]  # type: ignore[valid-type]
-    linguistics_term: str = Field(min_length=1, max_length=100)
-    description: str = Field(min_length=1, max_length=300)
     simple_LM_method: bool = True
     one_prefix_method: bool = False
     two_prefix_method: bool = False
@@ -131,15 +216,54 @@ class ParadigmSpec(_Strict):
     branches: dict[str, Branch] | None = None
     notes: str = ""
 
-    @field_validator("uid")
     @classmethod
-    def _uid(cls, value: str) -> str:
-        return check_uid(value)
+    def known_keys(cls, loc: tuple) -> list[str]:
+        """Keys of a prefix block inside one, else the top-level keys."""
+        if len(loc) > 1 and loc[0] in ("one_prefix", "two_prefix"):
+            return list((OnePrefix if loc[0] == "one_prefix" else TwoPrefix).model_fields)
+        return list(cls.model_fields)
 
-    @field_validator("slots")
     @classmethod
-    def _slots(cls, value: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-        return check_slots(value)
+    def raw_problems(cls, raw: dict[str, Any], table: LineTable) -> list[SpecError]:
+        """Template problems of a spec whose structure failed validation, so that one ``check``
+        run reports them too (only where the templates are strings and the slots a mapping)."""
+        slots = raw.get("slots")
+        if not isinstance(slots, dict):
+            return []
+        names = {str(name) for name in slots}
+        errors = []
+        for key in TEMPLATE_KEYS.values():
+            node: Any = raw
+            for part in key:
+                node = node.get(part) if isinstance(node, dict) else None
+            if isinstance(node, str):
+                errors += locate_template_problems(templates.template_problems(node, names), table, key)
+        return errors
+
+    def problems(self, table: LineTable) -> list[SpecError]:
+        """Method flags against blocks; then per variant: template syntax, undeclared variables,
+        unused slots and contrast names (a variant's contrast only while no problem was found)."""
+        errors = [table.error(path, message) for path, message in self.method_problems()]
+        if errors:
+            return errors
+        for variant in self.variants():
+            errors += _variant_problems(variant, table)
+            if not errors:
+                good, bad = variant_lexical_items(variant)
+                literal = set(good[1]) | set(bad[1])
+                branch = self.branches[variant.name] if self.branches is not None and variant.path else None
+                own = branch is not None and branch.contrast is not None
+                contrast_path = (variant.path if own else ()) + ("contrast",)
+                for index, item in enumerate(variant.contrast):
+                    if item not in variant.slots and item.lower() not in literal:
+                        suggestion = did_you_mean(item, set(variant.slots) | literal)
+                        errors.append(table.error(contrast_path + (index,), f"{item!r} is neither a slot nor a word "
+                                                  f"of the good or bad template{suggestion}"))
+        return errors
+
+    def lexically_identical(self) -> bool:
+        """Whether good and bad use the same lexemes (up to inflection and order) in every variant."""
+        return all(good == bad for good, bad in map(variant_lexical_items, self.variants()))
 
     def method_problems(self) -> list[tuple[tuple, str]]:
         """(key path, message) for structure the field types cannot say: templates either at the
@@ -187,6 +311,34 @@ class ParadigmSpec(_Strict):
                         path=("branches", name), shared=tuple(self.slots))
                 for name, branch in self.branches.items()]
 
+
+
+def variant_lexical_items(variant: Variant) -> tuple[tuple[frozenset[str], Any], tuple[frozenset[str], Any]]:
+    """The lexical items of a variant's good and bad templates (see :func:`templates.lexical_items`)."""
+    # Linked choices keep alternative words under attribute names (q.good / q.bad).
+    split = frozenset(n for n, body in variant.slots.items() if str(body["kind"]).split(".v")[0] == "choice")
+    return templates.lexical_items(variant.good, split), templates.lexical_items(variant.bad, split)
+
+
+def _variant_problems(variant: Variant, table: LineTable) -> list[SpecError]:
+    """Template syntax, undeclared variables and unused slots of one variant."""
+    errors: list[SpecError] = []
+    used: set[str] = set()
+    for out_field, source in variant.templates().items():
+        problems = templates.template_problems(source, set(variant.slots))
+        errors += locate_template_problems(problems, table, variant.path + TEMPLATE_KEYS[out_field])
+        if not problems:
+            used |= templates.used_variables(source)
+    if not errors:
+        errors += [table.error(variant.slot_path(name), f"slot {name!r} is used by no template and no other slot")
+                   for name in unused_slot(variant.slots, used)]
+    return errors
+
+
+def locate_template_problems(problems: list[tuple[int, str]], table: LineTable, key: tuple) -> list[SpecError]:
+    """Template problems (line inside the template, message) at their lines in the YAML file."""
+    base_line = table.line_of(key)
+    return [SpecError(message, table.file, base_line + line - 1, key_path_str(key)) for line, message in problems]
 
 
 def check_uid(value: str) -> str:

@@ -16,7 +16,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from blimpgen.errors import BlimpgenError
+from blimpgen.errors import DataError
 
 MIN_WORDS = 4
 _FINAL_PUNCTUATION = ".!?"
@@ -115,7 +115,7 @@ def make_checks(hits: Sequence[frozenset[str]], preferred: Sequence[tuple[str, s
         candidates[position:position] = skipped
         if check is None:
             distinct = len({good for _, good in candidates if len(good.split()) >= MIN_WORDS})
-            raise BlimpgenError(
+            raise DataError(
                 f"attention checks: HIT {number} of {len(hits)} has no sentence left for its check (each check "
                 f"needs its own good sentence of {MIN_WORDS}+ words not shown in its HIT; the data has {distinct}); "
                 "generate more pairs per paradigm into --data, or use more --items-per-hit")

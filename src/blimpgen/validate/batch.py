@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from blimpgen import __version__
-from blimpgen.errors import BlimpgenError, SpecError
-from blimpgen.generators.jsonl import atomic_writer, data_files, read_pairs
+from blimpgen._io import atomic_writer, data_files
+from blimpgen.errors import DataError, OptionError, SpecError
+from blimpgen.records.jsonl import read_pairs
 from blimpgen.validate.design import KINDS, BatchOptions, Design, Hit, Item, design_batch
 from blimpgen.validate.page import DEFAULT_TITLE, fill, hit_values, placeholders, question_xml, render_page
 from blimpgen.validate.properties import HitProperties, estimate_cost
@@ -83,8 +84,8 @@ def write_batch(data: Path | str, out: Path | str, options: BatchOptions,
     """
     out = Path(out)
     if (out / KEY_FILE).exists() and not force:
-        raise BlimpgenError(f"{out}: already holds a batch ({KEY_FILE}); pass --force to replace it "
-                            "(results of HITs already posted from it could no longer be scored)")
+        raise OptionError(f"{out}: already holds a batch ({KEY_FILE}); pass --force to replace it "
+                          "(results of HITs already posted from it could no longer be scored)")
     pairs = [pair for path in data_files(data) for pair in read_pairs(path)]
     design = design_batch(pairs, options)
     properties = (properties or HitProperties()).with_reward(design.slots)
@@ -120,13 +121,13 @@ def load_batch(folder: Path | str) -> LoadedBatch:
     folder = Path(folder)
     for name in (KEY_FILE, PROPERTIES_FILE):
         if not (folder / name).is_file():
-            raise BlimpgenError(f"{folder}: not a batch folder (no {name}); make one with `blimpgen validate batch`")
+            raise DataError(f"{folder}: not a batch folder (no {name}); make one with `blimpgen validate batch`")
     try:
         properties = json.loads((folder / PROPERTIES_FILE).read_text(encoding="utf-8"))
         design = properties["blimpgen"]
         tag, assignments, judgments = design["batch"], int(properties["MaxAssignments"]), int(design["judgments"])
     except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
-        raise BlimpgenError(f"{folder / PROPERTIES_FILE}: damaged ({exc}); rewrite the batch") from None
+        raise DataError(f"{folder / PROPERTIES_FILE}: damaged ({exc}); rewrite the batch") from None
     hits = _read_key(folder / KEY_FILE)
     return LoadedBatch(folder=folder, tag=tag, hits=hits, assignments_per_hit=assignments,
                        judgments_requested=judgments, properties=properties)

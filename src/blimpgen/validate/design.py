@@ -22,8 +22,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from urllib.parse import quote, unquote
 
-from blimpgen.errors import BlimpgenError
-from blimpgen.generators.pair import MinimalPair
+from blimpgen.errors import DataError, OptionError
+from blimpgen.records.pair import MinimalPair
 from blimpgen.validate.attention import make_checks
 from blimpgen.validate.balance import balanced_orientation
 
@@ -52,9 +52,9 @@ class BatchOptions:
     def __post_init__(self) -> None:
         for name in ("pairs_per_paradigm", "judgments", "items_per_hit", "max_assignments"):
             if getattr(self, name) < 1:
-                raise BlimpgenError(f"{name.replace('_', '-')} must be at least 1, got {getattr(self, name)}")
+                raise OptionError(f"{name.replace('_', '-')} must be at least 1, got {getattr(self, name)}")
         if self.max_assignments > MTURK_FEE_FREE_MAX_ASSIGNMENTS:
-            raise BlimpgenError(
+            raise OptionError(
                 f"max-assignments {self.max_assignments} is above {MTURK_FEE_FREE_MAX_ASSIGNMENTS}: MTurk charges "
                 "an extra 20% fee from 10 assignments per HIT; blimpgen posts replica HITs instead")
 
@@ -110,7 +110,7 @@ def decode_item_code(code: str) -> tuple[int, str, str, str]:
     """
     parts = code.split("|")
     if len(parts) != 4 or not parts[0].isdigit() or parts[1] not in KINDS:
-        raise BlimpgenError(f"not a blimpgen item code: {code!r} (expected slot|kind|UID|pair_id)")
+        raise DataError(f"not a blimpgen item code: {code!r} (expected slot|kind|UID|pair_id)")
     return int(parts[0]), parts[1], unquote(parts[2]), unquote(parts[3])
 
 
@@ -168,12 +168,12 @@ def design_batch(pairs: Iterable[MinimalPair], options: BatchOptions) -> Design:
     """
     by_uid = _group(pairs)
     if not by_uid:
-        raise BlimpgenError("no pairs to validate: the data is empty")
+        raise DataError("no pairs to validate: the data is empty")
     seed = options.seed
     sampled: dict[str, list[tuple[str, MinimalPair]]] = {}
     for uid, members in by_uid.items():
         if len(members) < options.pairs_per_paradigm:
-            raise BlimpgenError(
+            raise OptionError(
                 f"{uid}: has {len(members)} pairs, fewer than --pairs-per-paradigm {options.pairs_per_paradigm}; "
                 "lower it or generate more pairs")
         sampled[uid] = random.Random(f"{seed}:sample:{uid}").sample(members, options.pairs_per_paradigm)
@@ -222,7 +222,7 @@ def _group(pairs: Iterable[MinimalPair]) -> dict[str, list[tuple[str, MinimalPai
         members = by_uid.setdefault(pair.UID, [])
         key = pair_key(pair, len(members))
         if key in seen:
-            raise BlimpgenError(f"duplicate pair id {key!r}: each pair needs a unique pair_id (or pairID per UID)")
+            raise DataError(f"duplicate pair id {key!r}: each pair needs a unique pair_id (or pairID per UID)")
         seen.add(key)
         members.append((key, pair))
     return {uid: by_uid[uid] for uid in sorted(by_uid)}
@@ -253,7 +253,7 @@ def _pad_last_list(lists: list[list[tuple[str, str, MinimalPair]]], size: int,
             break
         last.append(("filler", key, pair))
     if len(last) < size:
-        raise BlimpgenError(f"cannot fill HITs of {size} items from {len(present)} pairs; lower --items-per-hit")
+        raise OptionError(f"cannot fill HITs of {size} items from {len(present)} pairs; lower --items-per-hit")
 
 
 def _batch_tag(lists: Sequence[Sequence[tuple[str, str, MinimalPair]]], options: BatchOptions) -> str:

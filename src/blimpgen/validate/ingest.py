@@ -26,7 +26,7 @@ from datetime import datetime
 from fractions import Fraction
 from pathlib import Path
 
-from blimpgen.errors import BlimpgenError, SpecError, SpecErrors
+from blimpgen.errors import DataError, SpecError, SpecErrors
 from blimpgen.validate.agreement import (
     Judgment,
     Overall,
@@ -153,7 +153,7 @@ def ingest(batch_folder: Path | str, results: Sequence[Path | str],
                          + [SpecError(f"{len(malformed)} malformed row(s); fix them or pass --skip-malformed "
                                       "to list them in excluded.csv")])
     if not rows:
-        raise BlimpgenError("no readable results rows: nothing to analyse")
+        raise DataError("no readable results rows: nothing to analyse")
     return analyse(batch, rows, malformed, options, [str(path) for path in results])
 
 

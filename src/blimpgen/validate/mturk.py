@@ -18,8 +18,8 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from blimpgen.errors import BlimpgenError
-from blimpgen.generators.jsonl import atomic_writer
+from blimpgen._io import atomic_writer
+from blimpgen.errors import DataError, MissingDependencyError, OptionError, ServiceError
 from blimpgen.validate.batch import load_batch
 from blimpgen.validate.simulate import Submission, write_results
 
@@ -38,7 +38,7 @@ def make_client(sandbox: bool = True) -> Any:
     try:
         import boto3
     except ImportError:
-        raise BlimpgenError("posting to MTurk needs boto3: pip install 'blimpgen[mturk]'") from None
+        raise MissingDependencyError("posting to MTurk needs boto3: pip install 'blimpgen[mturk]'") from None
     endpoint = SANDBOX_ENDPOINT if sandbox else PRODUCTION_ENDPOINT
     return boto3.client("mturk", region_name="us-east-1", endpoint_url=endpoint)
 
@@ -61,18 +61,18 @@ def post_batch(batch_folder: Path | str, *, sandbox: bool = True, client: Any = 
     endpoint = SANDBOX_ENDPOINT if sandbox else PRODUCTION_ENDPOINT
     posted = batch.folder / POSTED_FILE
     if posted.exists():
-        raise BlimpgenError(f"{posted}: this batch was already posted; delete the file only if its HITs are gone")
+        raise OptionError(f"{posted}: this batch was already posted; delete the file only if its HITs are gone")
     questions = {code: batch.folder / "questions" / f"{code}.xml" for code in batch.hits}
     missing = [str(path) for path in questions.values() if not path.is_file()]
     if missing:
-        raise BlimpgenError(f"{missing[0]}: no HTMLQuestion file; write the batch with --questions to post it")
+        raise DataError(f"{missing[0]}: no HTMLQuestion file; write the batch with --questions to post it")
     client = client or make_client(sandbox)
     props = batch.properties
     if not sandbox:
         balance = Decimal(client.get_account_balance()["AvailableBalance"])
         needed = Decimal(props["blimpgen"]["cost"]["total"])
         if balance < needed:
-            raise BlimpgenError(f"account balance ${balance} is below the estimated cost ${needed}")
+            raise ServiceError(f"account balance ${balance} is below the estimated cost ${needed}")
     hit_type = client.create_hit_type(
         AutoApprovalDelayInSeconds=props["AutoApprovalDelayInSeconds"],
         AssignmentDurationInSeconds=props["AssignmentDurationInSeconds"], Reward=props["Reward"],
@@ -103,7 +103,7 @@ def fetch_results(batch_folder: Path | str, out: Path | str, *, client: Any = No
     batch = load_batch(batch_folder)
     posted = batch.folder / POSTED_FILE
     if not posted.is_file():
-        raise BlimpgenError(f"{batch.folder}: no {POSTED_FILE}; post the batch with `blimpgen validate batch --post`")
+        raise DataError(f"{batch.folder}: no {POSTED_FILE}; post the batch with `blimpgen validate batch --post`")
     with posted.open(encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))
     client = client or make_client(sandbox=rows[0]["endpoint"] != PRODUCTION_ENDPOINT)

@@ -21,7 +21,7 @@ from importlib import resources
 
 import jinja2
 
-from blimpgen.errors import BlimpgenError
+from blimpgen.errors import DataError
 from blimpgen.validate.design import Hit
 
 QUESTION_PREFIX = "q"
@@ -76,7 +76,7 @@ def fill(html: str, values: Mapping[str, str]) -> str:
     """
     missing = [name for name in placeholders(html) if name not in values]
     if missing:
-        raise BlimpgenError(f"no value for placeholder(s) {', '.join(missing)} in the HIT page")
+        raise DataError(f"no value for placeholder(s) {', '.join(missing)} in the HIT page")
     return _PLACEHOLDER.sub(lambda match: values[match.group(1)], html)
 
 

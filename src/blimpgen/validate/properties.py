@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
 from typing import Any
 
-from blimpgen.errors import BlimpgenError
+from blimpgen.errors import OptionError
 
 CENT = Decimal("0.01")
 FEE_RATE = Decimal("0.20")
@@ -51,13 +51,13 @@ class HitProperties:
     def __post_init__(self) -> None:
         if self.reward is not None:
             if self.reward < CENT:
-                raise BlimpgenError(f"reward must be at least $0.01, got {self.reward}")
+                raise OptionError(f"reward must be at least $0.01, got {self.reward}")
             if self.reward != self.reward.quantize(CENT):
-                raise BlimpgenError(f"reward must be whole cents, got {self.reward}")
+                raise OptionError(f"reward must be whole cents, got {self.reward}")
         if self.hourly_wage <= 0:
-            raise BlimpgenError(f"hourly-wage must be positive, got {self.hourly_wage}")
+            raise OptionError(f"hourly-wage must be positive, got {self.hourly_wage}")
         if not 0 <= self.min_approval_rate <= 100:
-            raise BlimpgenError(f"min-approval-rate is a percentage (0-100), got {self.min_approval_rate}")
+            raise OptionError(f"min-approval-rate is a percentage (0-100), got {self.min_approval_rate}")
 
     def with_reward(self, n_items: int) -> HitProperties:
         """These properties with ``reward`` filled in from ``hourly_wage`` when it is unset."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from blimpgen.errors import BlimpgenError, SpecError
+from blimpgen.errors import DataError, OptionError, SpecError
 from blimpgen.validate.batch import LoadedBatch
 from blimpgen.validate.page import ELAPSED_FIELD, HIT_FIELD, HONEYPOT_FIELD, NATIVE_FIELD, QUESTION_PREFIX
 
@@ -79,7 +79,7 @@ def read_results(paths: Sequence[Path | str], batch: LoadedBatch) -> tuple[list[
         BlimpgenError: when a file cannot be opened.
     """
     if not paths:
-        raise BlimpgenError("no results files given; pass --results Batch_..._results.csv")
+        raise OptionError("no results files given; pass --results Batch_..._results.csv")
     rows: list[ResultRow] = []
     malformed: list[Malformed] = []
     for path in paths:
@@ -106,7 +106,7 @@ def _read_file(path: Path, batch: LoadedBatch, order: int) -> Iterator[ResultRow
     try:
         handle = path.open(encoding="utf-8-sig", newline="")
     except OSError as exc:
-        raise BlimpgenError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from None
     with handle:
         reader = csv.reader(handle)
         try:

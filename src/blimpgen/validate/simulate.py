@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from blimpgen.errors import BlimpgenError
-from blimpgen.generators.jsonl import atomic_writer
+from blimpgen._io import atomic_writer
+from blimpgen.errors import DataError, OptionError
 from blimpgen.validate.batch import BATCH_FILE, LoadedBatch, load_batch
 from blimpgen.validate.page import ELAPSED_FIELD, HIT_FIELD, HONEYPOT_FIELD, NATIVE_FIELD, QUESTION_PREFIX
 
@@ -78,11 +78,11 @@ class SimulationOptions:
                                                             for uid, value in self.paradigm_accuracy.items()}}
         for name, value in shares.items():
             if not 0 <= value <= 1:
-                raise BlimpgenError(f"{name} must be between 0 and 1, got {value}")
+                raise OptionError(f"{name} must be between 0 and 1, got {value}")
         if self.bots + self.inattentive > 1:
-            raise BlimpgenError("bots + inattentive must not exceed 1")
+            raise OptionError("bots + inattentive must not exceed 1")
         if self.seconds_per_item <= 0:
-            raise BlimpgenError(f"seconds-per-item must be positive, got {self.seconds_per_item}")
+            raise OptionError(f"seconds-per-item must be positive, got {self.seconds_per_item}")
 
 
 @dataclass(frozen=True)
@@ -128,10 +128,10 @@ def simulate(batch_folder: Path | str, out: Path | str,
     uids = {item.uid for hit in batch.hits.values() for item in hit.items if item.kind == "real"}
     unknown = sorted(set(options.paradigm_accuracy) - uids)
     if unknown:
-        raise BlimpgenError(f"paradigm-accuracy: {', '.join(unknown)} not in this batch; "
-                            f"it has {', '.join(sorted(uids))}")
+        raise OptionError(f"paradigm-accuracy: {', '.join(unknown)} not in this batch; "
+                          f"it has {', '.join(sorted(uids))}")
     if options.workers < batch.assignments_per_hit:
-        raise BlimpgenError(f"workers {options.workers} is below the {batch.assignments_per_hit} assignments per HIT")
+        raise OptionError(f"workers {options.workers} is below the {batch.assignments_per_hit} assignments per HIT")
     rng = random.Random(f"{options.seed}:simulate")
     pool = _pool(options, rng)
     submissions = []
@@ -195,7 +195,7 @@ def _batch_inputs(batch: LoadedBatch) -> dict[str, dict[str, str]]:
     """``batch.csv`` rows by HIT code: what MTurk copies into ``Input.*``."""
     path = batch.folder / BATCH_FILE
     if not path.is_file():
-        raise BlimpgenError(f"{batch.folder}: no {BATCH_FILE}")
+        raise DataError(f"{batch.folder}: no {BATCH_FILE}")
     with path.open(encoding="utf-8", newline="") as handle:
         return {row[HIT_FIELD]: row for row in csv.DictReader(handle)}
 

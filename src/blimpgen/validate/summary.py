@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from blimpgen.generators.jsonl import atomic_writer
+from blimpgen._io import atomic_writer
 from blimpgen.validate.agreement import Overall
 from blimpgen.validate.ingest import REASONS, Analysis
 

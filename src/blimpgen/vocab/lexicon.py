@@ -304,7 +304,8 @@ def expand(lexeme: Lexeme, flags: tuple[str, ...] = ()) -> list[Word]:
 # ----------------------------------------------------------------------------- loading
 
 
-def _data_files() -> list[tuple[str, str]]:
+def shipped_sources() -> list[tuple[str, str]]:
+    """``(display name, text)`` of every shipped lexicon file, sorted (what :func:`build_lexicon` reads)."""
     folder = resources.files("blimpgen.vocab") / "data" / "lexicon"
     files = sorted((p for p in folder.iterdir() if p.name.endswith(".tsv")), key=lambda p: p.name)
     return [(f"vocab/data/lexicon/{p.name}", p.read_text(encoding="utf-8")) for p in files]
@@ -345,7 +346,7 @@ def build_lexicon(sources: list[tuple[str, str]], inventory: FeatureInventory) -
 def load_lexicon_files(paths: Iterable[Path | str], inventory: FeatureInventory | None = None,
                        include_shipped: bool = True) -> Lexicon:
     """Load the shipped lexicon plus extra TSV files (overlays)."""
-    sources = _data_files() if include_shipped else []
+    sources = shipped_sources() if include_shipped else []
     for path in paths:
         path = Path(path)
         try:
@@ -358,4 +359,4 @@ def load_lexicon_files(paths: Iterable[Path | str], inventory: FeatureInventory 
 @cache
 def load_lexicon() -> Lexicon:
     """Load and check the shipped lexicon (cached for the process)."""
-    return build_lexicon(_data_files(), load_inventory())
+    return build_lexicon(shipped_sources(), load_inventory())

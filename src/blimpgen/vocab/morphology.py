@@ -24,7 +24,8 @@ _computed: dict[str, dict[str, str]] = {"plural": {}, "article": {}}
 
 
 @cache
-def _engine() -> Any:
+def inflect_engine() -> Any:
+    """inflect's engine, imported on first use (the memo answers the shipped lexicon without it)."""
     import inflect
 
     return inflect.engine()
@@ -48,7 +49,7 @@ def plural_noun(lemma: str) -> str:
     """Regular plural of a noun (cat -> cats, box -> boxes, city -> cities), via inflect."""
     found = _lookup("plural", lemma)
     if found is None:
-        found = _computed["plural"][lemma] = _engine().plural_noun(lemma)
+        found = _computed["plural"][lemma] = inflect_engine().plural_noun(lemma)
     return found
 
 
@@ -57,7 +58,7 @@ def indefinite_article(word: str) -> str:
     first = word.split(" ", 1)[0]
     found = _lookup("article", first)
     if found is None:
-        found = _computed["article"][first] = _engine().a(first).split(" ", 1)[0]
+        found = _computed["article"][first] = inflect_engine().a(first).split(" ", 1)[0]
     return found
 
 

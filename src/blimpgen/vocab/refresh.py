@@ -15,9 +15,9 @@ from blimpgen.vocab.morphology import MEMO_FILE
 def memo_for(lexicon: Any) -> dict[str, dict[str, str]]:
     """The inflect answers a lexicon needs: plurals of nouns without listed plural, a/an of every
     noun, name and adjective form. Computed with inflect itself (never from the memo)."""
-    from blimpgen.vocab.morphology import _engine
+    from blimpgen.vocab.morphology import inflect_engine
 
-    engine = _engine()
+    engine = inflect_engine()
     plural: dict[str, str] = {}
     article: dict[str, str] = {}
     for lexeme in lexicon.lexemes:

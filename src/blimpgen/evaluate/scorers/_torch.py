@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from blimpgen.errors import BlimpgenError
+from blimpgen.errors import ModelLoadError, OptionError
 from blimpgen.evaluate.base import Query
 
 DTYPES = ("float32", "bfloat16", "float16", "auto")
@@ -28,7 +28,7 @@ def resolve_dtype(dtype: str, device: str | None) -> Any:
     import torch
 
     if dtype not in DTYPES:
-        raise BlimpgenError(f"unknown dtype {dtype!r}; expected one of: {', '.join(DTYPES)}")
+        raise OptionError(f"unknown dtype {dtype!r}; expected one of: {', '.join(DTYPES)}")
     if dtype == "auto":
         on_gpu = resolve_device(device).type == "cuda"
         return torch.bfloat16 if on_gpu and torch.cuda.is_bf16_supported() else torch.float32
@@ -47,7 +47,7 @@ def load_pretrained(auto_class: Any, name: str, dtype: Any, device_map: str | No
     from transformers import AutoTokenizer
 
     if name.startswith(("/", "./", "../", "~")) and not Path(name).expanduser().is_dir():
-        raise BlimpgenError(f"unknown model {name!r}: no such folder")
+        raise ModelLoadError(f"unknown model {name!r}: no such folder")
     try:
         if tokenizer is None:
             tokenizer = AutoTokenizer.from_pretrained(name)
@@ -55,8 +55,8 @@ def load_pretrained(auto_class: Any, name: str, dtype: Any, device_map: str | No
         model = auto_class.from_pretrained(name, dtype=dtype, device_map=device_map)
     except (OSError, ValueError, KeyError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise BlimpgenError(f"unknown model {name!r}: not a local model folder and not loadable from the "
-                            f"Hugging Face hub ({first[:160]})") from None
+        raise ModelLoadError(f"unknown model {name!r}: not a local model folder and not loadable from the "
+                             f"Hugging Face hub ({first[:160]})") from None
     return model, tokenizer
 
 
@@ -90,13 +90,13 @@ def check_tokenizer(tokenizer: Any, embedding_rows: int | None, name: str) -> No
     if size <= 1 or size <= len(special):
         folder = Path(name).expanduser()
         if folder.is_dir() and not any((folder / file).is_file() for file in TOKENIZER_FILES):
-            raise BlimpgenError(f"model folder {name} has no tokenizer files (none of {', '.join(TOKENIZER_FILES)}); "
-                                "save the model's tokenizer into it with tokenizer.save_pretrained()")
-        raise BlimpgenError(f"tokenizer of {name} has {size} token{'s' if size != 1 else ''}, none but special "
-                            "tokens; it is empty or not the model's tokenizer")
+            raise ModelLoadError(f"model folder {name} has no tokenizer files (none of {', '.join(TOKENIZER_FILES)}); "
+                                 "save the model's tokenizer into it with tokenizer.save_pretrained()")
+        raise ModelLoadError(f"tokenizer of {name} has {size} token{'s' if size != 1 else ''}, none but special "
+                             "tokens; it is empty or not the model's tokenizer")
     if embedding_rows is not None and size > embedding_rows:
-        raise BlimpgenError(f"tokenizer of {name} has {size} tokens but the model's embedding has only "
-                            f"{embedding_rows} rows; the tokenizer does not belong to this model")
+        raise ModelLoadError(f"tokenizer of {name} has {size} tokens but the model's embedding has only "
+                             f"{embedding_rows} rows; the tokenizer does not belong to this model")
 
 
 def embedding_rows(model: Any) -> int:

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from blimpgen.errors import BlimpgenError
+from blimpgen.errors import ModelLoadError, OptionError
 from blimpgen.evaluate.base import BlankQuery, BlankScores, Query, QueryError, Scorer, TokenScores
 from blimpgen.evaluate.scorers._torch import (check_tokenizer, embedding_rows, encode_query, load_pretrained,
                                               max_positions, resolve_device, resolve_dtype)
@@ -75,13 +75,13 @@ class CausalLMScorer(Scorer):
         from transformers import AutoModelForCausalLM
 
         if first_token not in ("bos", "none"):
-            raise BlimpgenError(f"first_token must be 'bos' or 'none', got {first_token!r}")
+            raise OptionError(f"first_token must be 'bos' or 'none', got {first_token!r}")
         self.model_name = model if isinstance(model, str) else type(model).__name__
         torch_dtype = resolve_dtype(dtype, device)
         if isinstance(model, str):
             model, tokenizer = load_pretrained(AutoModelForCausalLM, model, torch_dtype, device_map, tokenizer)
         if tokenizer is None:
-            raise BlimpgenError("hf-causal needs a tokenizer when given a loaded model")
+            raise OptionError("hf-causal needs a tokenizer when given a loaded model")
         check_tokenizer(tokenizer, embedding_rows(model), self.model_name)
         self.max_positions = max_positions(model)
         if device_map is None:
@@ -100,8 +100,8 @@ class CausalLMScorer(Scorer):
         if first_token == "bos":
             self.prefix_id = tokenizer.bos_token_id if tokenizer.bos_token_id is not None else tokenizer.eos_token_id
             if self.prefix_id is None:
-                raise BlimpgenError(f"tokenizer of {self.model_name} has neither a BOS nor an EOS token, so the "
-                                    "first word cannot be scored; use --first-token none")
+                raise ModelLoadError(f"tokenizer of {self.model_name} has neither a BOS nor an EOS token, so the "
+                                     "first word cannot be scored; use --first-token none")
         model_type = getattr(model.config, "model_type", "")
         self.split_head = model_type in _PLAIN_HEAD_TYPES and model.get_output_embeddings() is not None
         attention = getattr(model.config, "_attn_implementation", None) or "eager"

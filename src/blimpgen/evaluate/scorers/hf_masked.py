@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from blimpgen.errors import BlimpgenError
+from blimpgen.errors import DataError, ModelLoadError, OptionError
 from blimpgen.evaluate.base import (
     BlankQuery,
     BlankScores,
@@ -68,18 +68,18 @@ class MaskedLMScorer(Scorer):
         from transformers import AutoModelForMaskedLM
 
         if pll not in PLL_METRICS:
-            raise BlimpgenError(f"unknown PLL metric {pll!r}; expected one of: {', '.join(PLL_METRICS)}")
+            raise OptionError(f"unknown PLL metric {pll!r}; expected one of: {', '.join(PLL_METRICS)}")
         self.model_name = model if isinstance(model, str) else type(model).__name__
         torch_dtype = resolve_dtype(dtype, device)
         if isinstance(model, str):
             model, tokenizer = load_pretrained(AutoModelForMaskedLM, model, torch_dtype, device_map, tokenizer)
         if tokenizer is None:
-            raise BlimpgenError("hf-masked needs a tokenizer when given a loaded model")
+            raise OptionError("hf-masked needs a tokenizer when given a loaded model")
         check_tokenizer(tokenizer, embedding_rows(model), self.model_name)
         if tokenizer.mask_token_id is None:
-            raise BlimpgenError(f"tokenizer of {self.model_name} has no mask token; hf-masked needs one")
+            raise ModelLoadError(f"tokenizer of {self.model_name} has no mask token; hf-masked needs one")
         if not getattr(tokenizer, "is_fast", False):
-            raise BlimpgenError(f"tokenizer of {self.model_name} is not a fast tokenizer; hf-masked needs word ids")
+            raise ModelLoadError(f"tokenizer of {self.model_name} is not a fast tokenizer; hf-masked needs word ids")
         if device_map is None:
             model = model.to(resolve_device(device), dtype=torch_dtype)
         self.model, self.tokenizer = model.eval(), tokenizer
@@ -204,9 +204,9 @@ class MaskedLMScorer(Scorer):
             tokens = ", ".join(repr(t) for t in self.tokenizer.convert_ids_to_tokens(ids))
             problem = ("is not in the vocabulary" if unknown else f"is {len(ids)} tokens" if own
                        else "merges with the text around the blank")
-            raise BlimpgenError(f"candidate {option!r} {problem} for model {self.model_name} ({tokens}); masked "
-                                "multiple-choice and sensitivity need single-token candidates (for multiple "
-                                "choice, --probe-method sentence takes any)")
+            raise DataError(f"candidate {option!r} {problem} for model {self.model_name} ({tokens}); masked "
+                            "multiple-choice and sensitivity need single-token candidates (for multiple "
+                            "choice, --probe-method sentence takes any)")
         return targets
 
     def blank(self, queries: Sequence[BlankQuery], top_k: int = 0) -> list[BlankScores]:
@@ -267,7 +267,7 @@ class MaskedLMScorer(Scorer):
             ids = self.tokenizer(left + self.tokenizer.mask_token + right)["input_ids"]
             positions = [i for i, token in enumerate(ids) if token == self.tokenizer.mask_token_id]
             if len(positions) != 1:
-                raise BlimpgenError(f"context {left + '[MASK]' + right!r} has {len(positions)} mask tokens for "
-                                    f"model {self.model_name}; expected exactly one")
+                raise DataError(f"context {left + '[MASK]' + right!r} has {len(positions)} mask tokens for "
+                                f"model {self.model_name}; expected exactly one")
             out.append((ids, positions[0]))
         return out

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from blimpgen.errors import BlimpgenError
+from blimpgen.errors import DataError, ModelLoadError, OptionError
 from blimpgen.evaluate.base import Query, Scorer, TokenScores
 from blimpgen.evaluate.scorers.unigram import read_corpus_lines, word_tokenize
 
@@ -95,9 +95,9 @@ class ArpaModel:
         try:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
-            raise BlimpgenError(f"{path}: cannot read ARPA model: {exc.strerror or exc}") from None
+            raise ModelLoadError(f"{path}: cannot read ARPA model: {exc.strerror or exc}") from None
         except UnicodeDecodeError as exc:
-            raise BlimpgenError(f"{path}: not an ARPA model (not UTF-8 text: {exc.reason})") from None
+            raise ModelLoadError(f"{path}: not an ARPA model (not UTF-8 text: {exc.reason})") from None
         return _ArpaReader(path).read(text)
 
 
@@ -113,8 +113,8 @@ class _ArpaReader:
         self.section = 0                      # order of the section being read; 0: header
         self.section_line = 0
 
-    def fail(self, number: int, message: str) -> BlimpgenError:
-        return BlimpgenError(f"{self.path}:{number}: {message}" if number else f"{self.path}: {message}")
+    def fail(self, number: int, message: str) -> ModelLoadError:
+        return ModelLoadError(f"{self.path}:{number}: {message}" if number else f"{self.path}: {message}")
 
     def read(self, text: str) -> ArpaModel:
         state = "before"  # before \data\, header, sections, after \end\
@@ -147,7 +147,7 @@ class _ArpaReader:
             else:  # the last line, cut off: say so rather than call it malformed
                 try:
                     self.ngram_line(number, line)
-                except BlimpgenError:
+                except ModelLoadError:
                     order = self.section
                     raise self.fail(number, f"the file ends mid-line in the \\{order}-grams: section (after "
                                             f"{self.found[order]} of the {self.declared[order]} n-grams its header "
@@ -249,10 +249,10 @@ def train_kneser_ney(sentences: Iterable[Sequence[str]], order: int = 3, discoun
     from nltk.util import everygrams
 
     if order < 1 or not 0.0 < discount < 1.0:
-        raise BlimpgenError(f"n-gram order must be >= 1 and discount in (0, 1); got {order}, {discount}")
+        raise OptionError(f"n-gram order must be >= 1 and discount in (0, 1); got {order}, {discount}")
     padded = [list(pad_both_ends(list(s), n=order)) for s in sentences if len(s)]
     if not padded:
-        raise BlimpgenError("n-gram training corpus is empty")
+        raise DataError("n-gram training corpus is empty")
     vocab = Vocabulary((w for s in padded for w in s), unk_cutoff=unk_cutoff)
     known = {w for w in vocab.counts if vocab.counts[w] >= unk_cutoff}
     counts: list[Counter] = [Counter() for _ in range(order + 2)]
@@ -329,7 +329,7 @@ def read_sentences(path: Path | str, corpus_format: str = "text", lowercase: boo
             words = [token.rsplit("/", 1)[0] for token in line.split()]
             yield word_tokenize(" ".join(words), lowercase)
     else:
-        raise BlimpgenError(f"unknown corpus format {corpus_format!r}; expected one of: brown, text")
+        raise OptionError(f"unknown corpus format {corpus_format!r}; expected one of: brown, text")
 
 
 def _brown_lines(path: Path) -> Iterator[str]:
@@ -340,7 +340,7 @@ def _brown_lines(path: Path) -> Iterator[str]:
         names = sorted(n for n in archive.namelist() if len(n.rsplit("/", 1)[-1]) == 4)
         texts = (archive.read(name).decode("utf-8") for name in names)
     else:
-        raise BlimpgenError(f"{path}: expected the Brown corpus as a folder or a zip of c?NN files")
+        raise DataError(f"{path}: expected the Brown corpus as a folder or a zip of c?NN files")
     for text in texts:
         for line in text.splitlines():
             if line.strip():
@@ -390,7 +390,7 @@ class NgramScorer(Scorer):
 def train_ngram_file(corpus: Path | str, output: Path | str, order: int = 5, discount: float = 0.75,
                      unk_cutoff: int = 2, corpus_format: str = "text", lowercase: bool = True) -> ArpaModel:
     """Train a Kneser-Ney model on a corpus and write it atomically as ARPA (``blimpgen ngram train``)."""
-    from blimpgen.generators.jsonl import atomic_writer
+    from blimpgen._io import atomic_writer
 
     model = train_kneser_ney(read_sentences(corpus, corpus_format, lowercase), order, discount, unk_cutoff)
     with atomic_writer(output) as handle:

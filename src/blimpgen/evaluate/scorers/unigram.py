@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from blimpgen.errors import BlimpgenError
+from blimpgen.errors import DataError, OptionError
 from blimpgen.evaluate.base import Query, Scorer, TokenScores
 
 _WORD = re.compile(r"\w+(?:['’]\w+)*|[^\w\s]")
@@ -35,7 +35,7 @@ def read_corpus_lines(path: Path | str) -> Iterable[str]:
     try:
         handle = path.open(encoding="utf-8")
     except OSError as exc:
-        raise BlimpgenError(f"{path}: cannot read corpus: {exc.strerror or exc}") from None
+        raise DataError(f"{path}: cannot read corpus: {exc.strerror or exc}") from None
     with handle:
         for line in handle:
             if line.strip():
@@ -80,7 +80,7 @@ class UnigramScorer(Scorer):
     def __init__(self, counts: Mapping[str, int] | None = None, corpus: str | Path | None = None,
                  lowercase: bool = True) -> None:
         if (counts is None) == (corpus is None):
-            raise BlimpgenError("unigram scorer needs exactly one of counts or corpus (--unigram-corpus FILE)")
+            raise OptionError("unigram scorer needs exactly one of counts or corpus (--unigram-corpus FILE)")
         self.lowercase = lowercase
         self.corpus = str(corpus) if corpus is not None else None
         if corpus is not None:

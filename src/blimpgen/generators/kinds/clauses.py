@@ -1,9 +1,10 @@
-"""``kind: clause`` - a complete simple clause: subject DP, verb group, and the verb's complements.
+"""``kind: args`` (a verb's complements) and ``kind: clause`` (a complete simple clause).
 
-It composes the ``dp``, ``verb_group`` and ``args`` kinds, so every constraint they enforce
-(agreement, selection, frames) holds inside the clause too. With ``that_clause`` among the
-frames, a complement can itself be a clause, down to ``depth`` levels: the "any clause"
-nonterminal paradigms such as expletive_it_object_raising need.
+A clause composes the ``dp``, ``verb_group`` and ``args`` kinds, so every constraint they
+enforce (agreement, selection, frames) holds inside the clause too. With ``that_clause`` among
+the frames, a complement can itself be a clause, down to ``depth`` levels: the "any clause"
+nonterminal paradigms such as expletive_it_object_raising need. The two kinds are defined
+together because they are mutually recursive (a clause inside a VP inside a clause).
 """
 
 from __future__ import annotations
@@ -12,10 +13,106 @@ import random
 from typing import Any, Literal
 
 from blimpgen.generators.kinds.base import Bindings, Params, Phrase, SlotKind
-from blimpgen.generators.kinds.phrases import FRAMES, ArgsKind, DPKind
+from blimpgen.generators.kinds.phrases import DEFAULT_DET, DP, DPBuilder, DPKind
 from blimpgen.generators.kinds.verbs import PATTERNS, VerbGroupKind
 
 SUBJECT, VERB = "__subject", "__verb"
+
+
+class Args(Phrase):
+    """A verb's complements in one frame (possibly empty)."""
+
+    def __init__(self, frame: str, parts: dict[str, Any], text: str) -> None:
+        self.frame = frame
+        self.parts = parts
+        self.text = text
+        self.head = next((p.head for p in parts.values() if isinstance(p, DP)), None)
+
+    def get(self, name: str) -> Any:
+        if name == "frame":
+            return self.frame
+        if name in self.parts:
+            return self.parts[name]
+        return self.head.get(name) if self.head is not None else None
+
+    @property
+    def signature(self) -> tuple:
+        return self.head.signature if self.head is not None else ()
+
+    def __str__(self) -> str:
+        return self.text
+
+
+FRAMES = ("intransitive", "transitive", "ditransitive", "dative", "that_clause")
+
+
+class ArgsKind(SlotKind):
+    """``kind: args`` - complements for the verb in slot ``verb``, in one of its frames.
+
+    ``frames`` lists the frames allowed here (the verb's own frames are intersected with it);
+    objects are DPs satisfying the verb's ``arg2``/``arg3`` (and ``object``, if given), with
+    lemmas distinct from the slots in ``distinct``. An inchoative verb (break, melt) never gets
+    the intransitive frame here: used intransitively its subject is the theme (arg2), which the
+    subject slot, chosen by arg1, is not. A verb whose that-clause needs expletive
+    "it" (``expletive_clause``: seem, appear) never gets the that_clause frame (*Mary seems that ...).
+    """
+
+    class Params(Params):
+        verb: str
+        frames: tuple[Literal[FRAMES], ...] = ("intransitive", "transitive")  # type: ignore[valid-type]
+        object: str = "N or PN"
+        distinct: tuple[str, ...] = ()
+        depth: int = 1
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.check_slot_ref(self.params.verb, "verb")
+        self.check_formula(self.params.object, "object")
+        verb, extra = self.params.verb, self.distinct_clause(self.params.distinct)
+        obj = f"({self.params.object}) and not relational"
+        self.theme = DPBuilder(self, f"({obj}) and fits({verb}.arg2){extra}", DEFAULT_DET, "object")
+        self.recipient = DPBuilder(self, f"({obj}) and fits({verb}.arg3){extra}", DEFAULT_DET, "object")
+        self.clause = None
+        if "that_clause" in self.params.frames and self.params.depth > 0:
+            self.clause = ClauseKind(f"{self.name}.clause", ClauseKind.Params(depth=self.params.depth - 1,
+                                     frames=self.params.frames), self.lexicon, self.earlier, self.where)
+
+    def sample(self, rng: random.Random, bindings: Bindings) -> Args | None:
+        verb = bindings[self.params.verb]
+        frames = [f for f in self.params.frames if f in (verb.get("frames") or ())
+                  and (f != "that_clause" or self.clause is not None)
+                  and (f != "intransitive" or not verb.get("inchoative"))
+                  and (f != "that_clause" or not verb.get("expletive_clause"))]
+        if not frames:
+            return None
+        frame = frames[rng.randrange(len(frames))]
+        if frame == "intransitive":
+            return Args(frame, {}, "")
+        if frame == "that_clause":
+            clause = self.clause.sample(rng, bindings)
+            return None if clause is None else Args(frame, {"clause": clause}, f"that {clause}")
+        theme = self.theme.build(rng, bindings)
+        if theme is None:
+            return None
+        if frame == "transitive":
+            return Args(frame, {"object": theme}, theme.text)
+        recipient = self.recipient.build(rng, bindings)
+        if recipient is None or recipient.head.lemma == theme.head.lemma:
+            return None
+        if frame == "ditransitive":
+            return Args(frame, {"recipient": recipient, "object": theme}, f"{recipient.text} {theme.text}")
+        return Args(frame, {"object": theme, "recipient": recipient}, f"{theme.text} to {recipient.text}")
+
+    def violations(self, value: Any, bindings: Bindings) -> list[str]:
+        verb = bindings[self.params.verb]
+        problems = [] if value.frame in (verb.get("frames") or ()) else [f"verb lacks frame {value.frame}"]
+        if "clause" in value.parts:
+            problems += self.clause.violations(value.parts["clause"], bindings)
+        if "object" in value.parts:
+            problems += self.theme.violations(value.parts["object"], bindings)
+        if "recipient" in value.parts:
+            problems += self.recipient.violations(value.parts["recipient"], bindings)
+        return problems
 
 
 class Clause(Phrase):

@@ -16,31 +16,33 @@ Items carry ids, groups and provenance like pairs: ``item_id`` (``{UID}-{index:0
 ``.{control}`` for a control), ``group`` (a sub-condition reports break accuracy down by),
 ``control`` (``none`` or the control it was derived with, see
 :mod:`blimpgen.generators.controls`), ``arguments`` (the sampled values the reasoning is
-about, in context order), ``seed``, ``lexicon_hash``, ``spec_hash``, ``blimpgen_version``
-and ``slots`` (slot -> lexicon word id or number).
+about, in context order) and the shared :class:`~blimpgen.records.provenance.Provenance`
+(``seed``, ``lexicon_hash``, ``spec_hash``, ``blimpgen_version``, ``slots``).
+
+``BLANK``, ``ITEM_TYPES`` and ``CONTROLS`` are the record's vocabulary; probe specs
+(:mod:`blimpgen.grammar.probe_spec`) are checked against them.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
 from dataclasses import dataclass
-from dataclasses import field as dataclass_field
-from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from blimpgen.errors import BlimpgenError
-from blimpgen.generators.jsonl import read_records
-from blimpgen.grammar.probe_spec import BLANK, CONTROLS, ITEM_TYPES
+from blimpgen.errors import DataError, SourceLoc
+from blimpgen.records.provenance import PROVENANCE_KEYS, Provenance, read_provenance, record_error
 
-__all__ = ["BLANK", "CONTROLS", "ITEM_TYPES", "ProbeItem", "dumps_item", "file_holds_items", "read_items"]
-# The key that tells a probe item from a minimal pair in a JSONL line.
+BLANK = "[MASK]"
+ITEM_TYPES = ("multiple_choice", "cloze_contrast")
+CONTROLS = ("none", "no_language", "perturbed_language", "shuffled", "truncated")
+# The key that tells a probe item from a minimal pair in a JSONL line (see records.types).
 TYPE_KEY = "item_type"
 
 
 @dataclass(frozen=True)
-class ProbeItem:
+class ProbeItem(Provenance):
     """One cloze probe item. See the module docstring for the fields."""
+
+    noun: ClassVar[str] = "probe item"
 
     item_id: str
     UID: str
@@ -57,16 +59,21 @@ class ProbeItem:
     good: str | None = None
     bad: str | None = None
     arguments: tuple[str, ...] = ()
-    seed: int | None = None
-    lexicon_hash: str | None = None
-    spec_hash: str | None = None
-    blimpgen_version: str | None = None
-    slots: dict[str, str] = dataclass_field(default_factory=dict)
 
     def __post_init__(self) -> None:
         problems = item_problems(self)
         if problems:
-            raise BlimpgenError(f"item {self.item_id!r} of {self.UID}: {problems[0]}")
+            raise DataError(f"item {self.item_id!r} of {self.UID}: {problems[0]}")
+
+    @property
+    def record_id(self) -> str:
+        """``item_id``."""
+        return self.item_id
+
+    def preview(self) -> list[str]:
+        """The line for ``blimpgen show``: context, candidates, answer (and expected completions)."""
+        return [f"  {self.context}   [{' / '.join(self.candidates)}] -> {self.answer}"
+                + (f"   expected: {', '.join(self.expected)}" if self.expected else "")]
 
     def context_for(self, option: str) -> str:
         """The context ``option`` is placed in (its own when the item has ``contexts``)."""
@@ -95,48 +102,40 @@ class ProbeItem:
         if self.item_type == "cloze_contrast":
             out.update(expected=list(self.expected), good=self.good, bad=self.bad)
         out["arguments"] = list(self.arguments)
-        for name in ("seed", "lexicon_hash", "spec_hash", "blimpgen_version"):
-            if getattr(self, name) is not None:
-                out[name] = getattr(self, name)
-        if self.slots:
-            out["slots"] = dict(self.slots)
+        out.update(self.provenance_dict())
         return out
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], where: str = "") -> ProbeItem:
+    def from_dict(cls, data: dict[str, Any], where: str | SourceLoc = "") -> ProbeItem:
         """Build an item from its JSON form, ignoring unknown keys.
 
         Raises:
-            BlimpgenError: for a missing field, a wrong type or an inconsistent item, with ``where``.
+            DataError: for a missing field, a wrong type or an inconsistent item, at ``where``.
         """
-        prefix = f"{where}: " if where else ""
         if not isinstance(data, dict):
-            raise BlimpgenError(f"{prefix}expected a JSON object, got {type(data).__name__}")
+            raise record_error(where, f"expected a JSON object, got {type(data).__name__}")
         for name in ("item_id", "UID", TYPE_KEY, "context", "candidates", "answer"):
             if name not in data:
-                raise BlimpgenError(f"{prefix}missing required field {name!r}")
-        kwargs: dict[str, Any] = {}
+                raise record_error(where, f"missing required field {name!r}")
+        kwargs: dict[str, Any] = read_provenance(data, where)
         for name in cls.__dataclass_fields__:
-            if name not in data or data[name] is None:
+            if name not in data or data[name] is None or name in PROVENANCE_KEYS:
                 continue
             value = data[name]
             if name in ("candidates", "expected", "arguments"):
                 if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                    raise BlimpgenError(f"{prefix}field {name!r} must be a list of strings")
+                    raise record_error(where, f"field {name!r} must be a list of strings")
                 value = tuple(value)
-            elif name in ("contexts", "slots"):
+            elif name == "contexts":
                 if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
-                    raise BlimpgenError(f"{prefix}field {name!r} must be an object of strings")
-            elif name == "seed":
-                if not isinstance(value, int):
-                    raise BlimpgenError(f"{prefix}field 'seed' must be an integer")
+                    raise record_error(where, f"field {name!r} must be an object of strings")
             elif not isinstance(value, str):
-                raise BlimpgenError(f"{prefix}field {name!r} must be a string")
+                raise record_error(where, f"field {name!r} must be a string")
             kwargs[name] = value
         try:
             return cls(**kwargs)
-        except BlimpgenError as exc:
-            raise BlimpgenError(f"{prefix}{exc}") from None
+        except DataError as exc:
+            raise record_error(where, exc.message) from None
 
 
 def item_problems(item: ProbeItem) -> list[str]:
@@ -170,40 +169,3 @@ def item_problems(item: ProbeItem) -> list[str]:
         elif (item.good, item.bad) != tuple(item.candidates) or item.answer != item.good:
             problems.append("a cloze_contrast item's candidates must be [good, bad] and its answer good")
     return problems
-
-
-def is_item_record(data: Any) -> bool:
-    """Whether a decoded JSONL line is a probe item (rather than a minimal pair)."""
-    return isinstance(data, dict) and TYPE_KEY in data
-
-
-def dumps_item(item: ProbeItem) -> str:
-    """One JSONL line (no newline), byte-stable for the same record."""
-    return json.dumps(item.to_dict(), ensure_ascii=False, separators=(", ", ": "))
-
-
-def read_items(path: Path | str) -> Iterator[ProbeItem]:
-    """Read probe items from a JSONL file.
-
-    Raises:
-        BlimpgenError: naming ``file:line`` for invalid JSON, a minimal pair, or a bad item.
-    """
-    for where, data in read_records(path):
-        if not is_item_record(data):
-            raise BlimpgenError(f"{where}: a minimal pair, not a probe item (no {TYPE_KEY!r} field)")
-        yield ProbeItem.from_dict(data, where=where)
-
-
-def file_holds_items(path: Path | str) -> bool:
-    """Whether the first record of a JSONL file is a probe item (False for pairs or empty files)."""
-    try:
-        with Path(path).open(encoding="utf-8") as handle:
-            for line in handle:
-                if line.strip():
-                    try:
-                        return is_item_record(json.loads(line))
-                    except json.JSONDecodeError:
-                        return False
-    except OSError:
-        return False
-    return False

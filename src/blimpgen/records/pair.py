@@ -1,34 +1,38 @@
-"""The :class:`MinimalPair` record: what generators produce and every consumer reads.
+"""The :class:`MinimalPair` record: what paradigms produce and every pair consumer reads.
 
 Its JSON form is BLiMP's schema (same field names, same types: ``pairID`` is a string) plus
-provenance BLiMP lacks: ``pair_id`` (``{UID}-{index:05d}``), ``seed``, ``lexicon_hash``,
-``spec_hash``, ``blimpgen_version`` and ``slots`` (slot name -> lexicon word id).
+provenance BLiMP lacks: ``pair_id`` (``{UID}-{index:05d}``) and the shared
+:class:`~blimpgen.records.provenance.Provenance` fields (``seed``, ``lexicon_hash``,
+``spec_hash``, ``blimpgen_version``, ``slots``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from dataclasses import field as dataclass_field
-from typing import Any
+from typing import Any, ClassVar
 
-from blimpgen.errors import BlimpgenError
+from blimpgen.errors import SourceLoc
+from blimpgen.records.provenance import PROVENANCE_KEYS, Provenance, read_provenance, record_error
 
 BLIMP_FIELDS = ("sentence_good", "sentence_bad", "field", "linguistics_term", "UID",
                 "simple_LM_method", "one_prefix_method", "two_prefix_method",
                 "lexically_identical", "pairID")
 ONE_PREFIX_FIELDS = ("one_prefix_prefix", "one_prefix_word_good", "one_prefix_word_bad")
 TWO_PREFIX_FIELDS = ("two_prefix_prefix_good", "two_prefix_prefix_bad", "two_prefix_word")
-PROVENANCE_FIELDS = ("pair_id", "seed", "lexicon_hash", "spec_hash", "blimpgen_version", "slots")
+PROVENANCE_FIELDS = ("pair_id",) + PROVENANCE_KEYS
 REQUIRED_FIELDS = ("sentence_good", "sentence_bad", "UID")
+FLAG_FIELDS = ("simple_LM_method", "one_prefix_method", "two_prefix_method", "lexically_identical")
 
 
 @dataclass(frozen=True)
-class MinimalPair:
+class MinimalPair(Provenance):
     """One acceptable/unacceptable sentence pair with its metadata.
 
     Only ``sentence_good``, ``sentence_bad`` and ``UID`` are required, so original BLiMP
     files (which lack provenance) read into the same record.
     """
+
+    noun: ClassVar[str] = "minimal pair"
 
     sentence_good: str
     sentence_bad: str
@@ -47,11 +51,15 @@ class MinimalPair:
     two_prefix_prefix_bad: str | None = None
     two_prefix_word: str | None = None
     pair_id: str | None = None
-    seed: int | None = None
-    lexicon_hash: str | None = None
-    spec_hash: str | None = None
-    blimpgen_version: str | None = None
-    slots: dict[str, str] = dataclass_field(default_factory=dict)
+
+    @property
+    def record_id(self) -> str:
+        """``pair_id``, or ``UID-pairID`` for pairs without one (the original BLiMP release)."""
+        return self.pair_id or f"{self.UID}-{self.pairID}"
+
+    def preview(self) -> list[str]:
+        """Lines for ``blimpgen show``: the good sentence, then the bad one starred."""
+        return [f"  {self.sentence_good}", f" *{self.sentence_bad}"]
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict in BLiMP's field order; absent prefix/provenance fields are left out."""
@@ -60,37 +68,35 @@ class MinimalPair:
             out.update({name: getattr(self, name) for name in ONE_PREFIX_FIELDS})
         if self.two_prefix_method:
             out.update({name: getattr(self, name) for name in TWO_PREFIX_FIELDS})
-        for name in PROVENANCE_FIELDS:
-            value = getattr(self, name)
-            if value is not None and value != {}:
-                out[name] = value
+        if self.pair_id is not None:
+            out["pair_id"] = self.pair_id
+        out.update(self.provenance_dict())
         return out
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], where: str = "") -> MinimalPair:
+    def from_dict(cls, data: dict[str, Any], where: str | SourceLoc = "") -> MinimalPair:
         """Build a record from a BLiMP-schema dict, ignoring unknown keys.
 
         Raises:
-            BlimpgenError: when a required field is missing or has the wrong type.
+            DataError: when a required field is missing or a field has the wrong type.
         """
-        prefix = f"{where}: " if where else ""
         if not isinstance(data, dict):
-            raise BlimpgenError(f"{prefix}expected a JSON object, got {type(data).__name__}")
+            raise record_error(where, f"expected a JSON object, got {type(data).__name__}")
         missing = [name for name in REQUIRED_FIELDS if name not in data]
         if missing:
-            raise BlimpgenError(f"{prefix}missing required field {missing[0]!r}")
-        kwargs: dict[str, Any] = {}
+            raise record_error(where, f"missing required field {missing[0]!r}")
+        kwargs: dict[str, Any] = read_provenance(data, where)
         for name in cls.__dataclass_fields__:
-            if name not in data:
+            if name not in data or name in PROVENANCE_KEYS:
                 continue
             value = data[name]
-            if name in ("simple_LM_method", "one_prefix_method", "two_prefix_method", "lexically_identical"):
+            if name in FLAG_FIELDS:
                 if isinstance(value, str):
                     value = value.strip().lower() in ("true", "1", "yes")
                 value = bool(value)
             elif name == "pairID":
                 value = str(value)
-            elif name in ("sentence_good", "sentence_bad", "UID") and not isinstance(value, str):
-                raise BlimpgenError(f"{prefix}field {name!r} must be a string")
+            elif name in REQUIRED_FIELDS and not isinstance(value, str):
+                raise record_error(where, f"field {name!r} must be a string")
             kwargs[name] = value
         return cls(**kwargs)

@@ -38,7 +38,7 @@ def render_catalogue(paradigms: Iterable[Paradigm]) -> str:
         methods = "".join(flag for flag, on in (("S", spec.simple_LM_method), ("1", spec.one_prefix_method),
                                                  ("2", spec.two_prefix_method)) if on)
         lines.append(f"| `{spec.uid}` | {spec.field} | {methods} | "
-                     f"{'yes' if paradigm.loaded.lexically_identical else 'no'} | {_cell(spec.description)} | "
+                     f"{'yes' if paradigm.lexically_identical else 'no'} | {_cell(spec.description)} | "
                      f"{_cell(pair.sentence_good)} / \\*{_cell(pair.sentence_bad)} |")
         if paradigm is paradigms[-1] or paradigms[paradigms.index(paradigm) + 1].spec.linguistics_term != term:
             lines.append("")

@@ -1,10 +1,6 @@
-"""Where user material comes from: paradigm folders and lexicon overlays.
+"""Lexicon overlays: user entries (and features) added to the shipped lexicon.
 
-Paradigm folders come from ``--paradigm-path`` (repeatable), ``$BLIMPGEN_PARADIGM_PATH`` and
-installed packages (the ``blimpgen.paradigms`` entry-point group, see
-:func:`blimpgen.grammar.loader.entry_point_paradigm_paths`).
-
-Lexicon overlays come from ``--lexicon-overlay FILE`` (repeatable) and
+Overlays come from ``--lexicon-overlay FILE`` (repeatable) and
 ``$BLIMPGEN_LEXICON_OVERLAY`` (``os.pathsep``-separated). An overlay is either
 
 * a ``.tsv`` file of rows in the shipped format (``TEXT<TAB>CATEGORY<TAB>features``), or
@@ -25,35 +21,24 @@ lexicon, with ``file:line`` errors; features already declared cannot be redefine
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
-from importlib import resources
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from blimpgen._yaml import load_yaml_text
 from blimpgen.errors import LexiconError, SpecError, SpecErrors, did_you_mean
-from blimpgen.grammar.loader import read_yaml
 from blimpgen.vocab.features import FeatureInventory, load_inventory
-from blimpgen.vocab.lexicon import Lexicon, build_lexicon, load_lexicon
+from blimpgen.vocab.lexicon import Lexicon, build_lexicon, load_lexicon, shipped_sources
 
-PARADIGM_PATH_ENV = "BLIMPGEN_PARADIGM_PATH"
 LEXICON_OVERLAY_ENV = "BLIMPGEN_LEXICON_OVERLAY"
 OVERLAY_KEYS = ("categories", "features", "entries")
 ENTRY_KEYS = ("text", "category", "features")
 
 
-def env_paths(name: str) -> tuple[str, ...]:
-    """The ``os.pathsep``-separated paths of an environment variable (empty entries dropped)."""
-    return tuple(p for p in os.environ.get(name, "").split(os.pathsep) if p)
-
-
-def overlay_paths(paths: Iterable[str] = ()) -> tuple[str, ...]:
-    """Overlays given on the command line, then those in ``$BLIMPGEN_LEXICON_OVERLAY``."""
-    return tuple(paths) + env_paths(LEXICON_OVERLAY_ENV)
-
-
-def _shipped_sources() -> list[tuple[str, str]]:
-    folder = resources.files("blimpgen.vocab") / "data" / "lexicon"
-    files = sorted((p for p in folder.iterdir() if p.name.endswith(".tsv")), key=lambda p: p.name)
-    return [(f"vocab/data/lexicon/{p.name}", p.read_text(encoding="utf-8")) for p in files]
+def overlay_paths(paths: Iterable[str | Path] = (), environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
+    """Overlays given on the command line, then those in ``$BLIMPGEN_LEXICON_OVERLAY``
+    (``os.pathsep``-separated, empty entries dropped)."""
+    value = (os.environ if environ is None else environ).get(LEXICON_OVERLAY_ENV, "")
+    return tuple(str(p) for p in paths) + tuple(p for p in value.split(os.pathsep) if p)
 
 
 def _read(path: Path) -> str:
@@ -69,7 +54,7 @@ def parse_yaml_overlay(text: str, file: str, inventory: FeatureInventory) -> tup
     Raises:
         SpecErrors: every structural problem, each ``file:line: key: message``.
     """
-    raw, table = read_yaml(text, file)
+    raw, table = load_yaml_text(text, file)
     if raw is None:
         return inventory, ""
     if not isinstance(raw, dict):
@@ -128,7 +113,7 @@ def load_lexicon_with_overlays(paths: Iterable[str | Path] = ()) -> Lexicon:
     if not paths:
         return load_lexicon()
     inventory = load_inventory()
-    sources = _shipped_sources()
+    sources = shipped_sources()
     for path in paths:
         text = _read(path)
         if path.suffix in (".yaml", ".yml"):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from blimpgen.generators.audit import audit_pairs, bow_accuracy, exclusive_items, length_cue, unigram_accuracy
-from blimpgen.generators.pair import MinimalPair
+from blimpgen.authoring.audit import audit_pairs, bow_accuracy, exclusive_items, length_cue, unigram_accuracy
+from blimpgen.records.pair import MinimalPair
 
 NOUNS = ["cat", "dog", "bird", "fish", "cow", "horse", "mouse", "goat", "sheep", "duck"]
 

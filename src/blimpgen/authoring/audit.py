@@ -22,13 +22,15 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from blimpgen.errors import GenerationError
+from blimpgen.generators.catalog import Catalog
 from blimpgen.generators.generate import generate
-from blimpgen.generators.pair import MinimalPair
 from blimpgen.generators.paradigm import Paradigm
+from blimpgen.grammar.spec import ParadigmSpec
+from blimpgen.records.pair import MinimalPair
 
 TOKEN_RE = re.compile(r"[A-Za-z0-9']+")
 DEFAULT_THRESHOLD = 0.9
@@ -162,6 +164,19 @@ def audit_paradigm(paradigm: Paradigm, n: int = 1000, seed: int = 0,
     result = audit_pairs(paradigm.uid, pairs, threshold)
     result.error = error
     return result
+
+
+def audit_catalog(catalog: Catalog, uids: Sequence[str] | None = None, n: int = 1000, seed: int = 0,
+                  threshold: float = DEFAULT_THRESHOLD) -> list[AuditResult]:
+    """Audit the named paradigms of a catalogue (every paradigm when ``uids`` is None).
+
+    Raises:
+        UnknownNameError: for an unknown UID.
+        OptionError: for a probe suite: the cues measured here are those of minimal pairs.
+    """
+    paradigms = catalog.build(uids, ParadigmSpec, purpose="; audit measures shallow cues in minimal pairs, "
+                                                         "not in probe items")
+    return [audit_paradigm(paradigm, n, seed, threshold) for paradigm in paradigms]  # type: ignore[arg-type]
 
 
 def _top(items: list[tuple[str, int]]) -> str:

@@ -1,0 +1,127 @@
+"""Records as JSON lines: one writer and one reader for every record type.
+
+Lines are byte-stable for the same record (``dumps_record``). Readers name ``file:line`` in
+every error; :func:`read_records` picks each line's record class (:mod:`blimpgen.records.types`)
+and, when a type is expected, reports a line of the other type instead of a confusing missing
+field. Files are written through :func:`blimpgen._io.atomic_writer`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from blimpgen._io import atomic_writer
+from blimpgen.errors import DataError, SourceLoc
+from blimpgen.records.item import ProbeItem
+from blimpgen.records.pair import MinimalPair
+from blimpgen.records.types import Record, mismatch, record_type
+
+
+def dumps_record(record: Record) -> str:
+    """One JSONL line (no newline), byte-stable for the same record."""
+    return json.dumps(record.to_dict(), ensure_ascii=False, separators=(", ", ": "))
+
+
+def write_records(records: Iterable[Record], handle: IO[str]) -> int:
+    """Stream records to an open text handle, one JSON object per line; return the count."""
+    count = 0
+    for record in records:
+        handle.write(dumps_record(record) + "\n")
+        count += 1
+    return count
+
+
+def write_records_file(records: Iterable[Record], path: Path | str) -> int:
+    """Write records to ``path`` atomically; return the count."""
+    with atomic_writer(path) as handle:
+        return write_records(records, handle)
+
+
+# Names kept for pair callers.
+write_pairs = write_records
+write_pairs_file = write_records_file
+
+
+def read_json_lines(path: Path | str) -> Iterator[tuple[SourceLoc, Any]]:
+    """(``file:line``, decoded JSON) for every non-blank line of a JSONL file.
+
+    Raises:
+        DataError: when the file cannot be read, or at ``file:line`` for invalid JSON.
+    """
+    path = Path(path)
+    try:
+        handle = path.open(encoding="utf-8")
+    except OSError as exc:
+        raise DataError(f"cannot read: {exc.strerror or exc}", str(path)) from None
+    with handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise DataError(f"invalid JSON: {exc.msg}", str(path), number) from None
+            yield SourceLoc(str(path), number), data
+
+
+def read_located(path: Path | str, expected: type[Record] | None = None) -> Iterator[tuple[Record, SourceLoc]]:
+    """Each record of a JSONL file (or only ``expected`` ones) with the ``file:line`` it was read from.
+
+    Raises:
+        DataError: at ``file:line`` for invalid JSON, a bad record, or a record of another type.
+    """
+    for where, data in read_json_lines(path):
+        found = record_type(data)
+        if expected is not None and found is not expected:
+            raise DataError(mismatch(found, expected), where.file, where.line)
+        yield found.from_dict(data, where=where), where
+
+
+def read_records(path: Path | str, expected: type[Record] | None = None) -> Iterator[Record]:
+    """Read records of any type from a JSONL file (or only ``expected`` ones).
+
+    Raises:
+        DataError: at ``file:line`` for invalid JSON, a bad record, or a record of another type.
+    """
+    return (record for record, _ in read_located(path, expected))
+
+
+def read_pairs(path: Path | str) -> Iterator[MinimalPair]:
+    """Read a BLiMP-schema JSONL file (ours or the original BLiMP release).
+
+    Raises:
+        DataError: at ``file:line`` for invalid JSON, missing fields, or a probe item.
+    """
+    return read_records(path, MinimalPair)  # type: ignore[return-value]
+
+
+def read_items(path: Path | str) -> Iterator[ProbeItem]:
+    """Read probe items from a JSONL file.
+
+    Raises:
+        DataError: at ``file:line`` for invalid JSON, a minimal pair, or a bad item.
+    """
+    return read_records(path, ProbeItem)  # type: ignore[return-value]
+
+
+def first_record_type(path: Path | str) -> type[Record] | None:
+    """The type of a JSONL file's first record (None for an empty, unreadable or invalid file)."""
+    try:
+        with Path(path).open(encoding="utf-8") as handle:
+            for line in handle:
+                if line.strip():
+                    try:
+                        return record_type(json.loads(line))
+                    except json.JSONDecodeError:
+                        return None
+    except OSError:
+        return None
+    return None
+
+
+def file_holds_items(path: Path | str) -> bool:
+    """Whether the first record of a JSONL file is a probe item (False for pairs or empty files)."""
+    return first_record_type(path) is ProbeItem

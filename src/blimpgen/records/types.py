@@ -1,0 +1,44 @@
+"""The item-type axis: the one place where raw data says which type of test item it holds.
+
+blimpgen makes two types of test item, each with one class per layer (spec, source, record):
+minimal pairs (``ParadigmSpec`` -> ``Paradigm`` -> :class:`MinimalPair`) and cloze probe items
+(``ProbeSpec`` -> ``Probe`` -> :class:`ProbeItem`). The type is read from raw data here and
+nowhere else; after that, code dispatches on classes, never on a string:
+
+* a spec document (YAML) with an ``item:`` key is a probe suite, otherwise a paradigm
+  (:func:`spec_tag`, the discriminator of :data:`blimpgen.grammar.spec.SpecDocument`);
+* a record (one JSONL line) with an ``item_type`` key is a probe item, otherwise a minimal
+  pair (:func:`record_type`).
+
+Adding a type means adding one class per layer and one branch to each function here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Union
+
+from blimpgen.records.item import TYPE_KEY, ProbeItem
+from blimpgen.records.pair import MinimalPair
+
+Record = Union[MinimalPair, ProbeItem]
+RECORD_TYPES: tuple[type, ...] = (MinimalPair, ProbeItem)
+# The key that makes a spec document a probe suite (its value is the probe's item type).
+SPEC_TYPE_KEY = "item"
+PARADIGM_TAG, PROBE_TAG = "paradigm", "probe"
+
+
+def spec_tag(raw: Any) -> str:
+    """``"probe"`` for a spec document with an ``item:`` key, else ``"paradigm"``."""
+    return PROBE_TAG if isinstance(raw, Mapping) and SPEC_TYPE_KEY in raw else PARADIGM_TAG
+
+
+def record_type(data: Any) -> type[Record]:
+    """The record class of one decoded JSONL line: :class:`ProbeItem` when it has ``item_type``."""
+    return ProbeItem if isinstance(data, Mapping) and TYPE_KEY in data else MinimalPair
+
+
+def mismatch(found: type[Record], expected: type[Record]) -> str:
+    """Why a line of type ``found`` is not the ``expected`` record (for a located DataError)."""
+    why = f"it has an {TYPE_KEY!r} field" if found is ProbeItem else f"no {TYPE_KEY!r} field"
+    return f"a {found.noun}, not a {expected.noun} ({why})"
