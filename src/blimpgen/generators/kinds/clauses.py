@@ -11,6 +11,8 @@ from __future__ import annotations
 import random
 from typing import Any, Literal
 
+from pydantic import Field
+
 from blimpgen.generators.kinds.base import Bindings, Params, Phrase, SlotKind
 from blimpgen.generators.kinds.phrases import FRAMES, ArgsKind, DPKind
 from blimpgen.generators.kinds.verbs import PATTERNS, VerbGroupKind
@@ -35,14 +37,19 @@ class Clause(Phrase):
 
 class ClauseKind(SlotKind):
     """``kind: clause``: ``subject`` (formula for the subject's head), ``verb`` (formula for the
-    verb), ``aux``, ``negation`` and ``frames`` as for verb_group and args, ``depth`` (how many
-    clauses may nest through that_clause complements)."""
+    verb), ``aux``, ``negation``, ``negation_share``, ``embedded_under`` and ``frames`` as for
+    verb_group and args, ``quantified`` as for dp (the subject), ``depth`` (how many clauses
+    may nest through that_clause complements; a nested clause follows the sequence of tenses
+    under the verb that embeds it)."""
 
     class Params(Params):
         subject: str = "(N and animate) or PN"
         verb: str = "frames=transitive,intransitive"
         aux: tuple[Literal[PATTERNS], ...] = ("simple", "modal", "progressive", "perfect")  # type: ignore[valid-type]
         negation: Literal["never", "optional", "always"] = "never"
+        negation_share: float = Field(default=0.5, ge=0.0, le=1.0)
+        embedded_under: str | None = None
+        quantified: float = Field(default=0.0, ge=0.0, le=1.0)
         frames: tuple[Literal[FRAMES], ...] = ("intransitive", "transitive")  # type: ignore[valid-type]
         depth: int = 1
 
@@ -53,11 +60,13 @@ class ClauseKind(SlotKind):
             raise self.where("depth must be between 0 and 3", "depth")
         frames = tuple(f for f in p.frames if f != "that_clause" or p.depth > 0)
         inner = (self.name, self.params, self.lexicon, self.earlier, self.where)
-        self.subject = DPKind(f"{self.name}.subject", DPKind.Params(head=p.subject), *inner[2:])
+        self.subject = DPKind(f"{self.name}.subject", DPKind.Params(head=p.subject, quantified=p.quantified),
+                              *inner[2:])
         self.verb = VerbGroupKind(
             f"{self.name}.verb",
             VerbGroupKind.Params(verb=f"({p.verb}) and frames={','.join(frames)}", subject=SUBJECT,
-                                 aux=p.aux, negation=p.negation),
+                                 aux=p.aux, negation=p.negation, negation_share=p.negation_share,
+                                 embedded_under=p.embedded_under),
             self.lexicon, list(self.earlier) + [SUBJECT], self.where)
         self.args = ArgsKind(f"{self.name}.args", ArgsKind.Params(verb=VERB, frames=frames, distinct=(SUBJECT,),
                                                                    depth=max(p.depth - 1, 0)),

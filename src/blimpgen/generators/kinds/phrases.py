@@ -13,6 +13,11 @@ from blimpgen.vocab import morphology
 from blimpgen.vocab.lexeme import Word
 
 DEFAULT_DET = "D and frequent"
+# Quantifiers a quantified DP may take: neither negative nor downward entailing (no, few license
+# NPIs), nor the weak "some" and "much" (already a frequent determiner / mass-only).
+QUANTIFIER_DET = "quantifier and lemma=every,each,all,most,many,several"
+# Under a negated verb an object with "some" reads as a positive polarity clash (didn't eat some cake).
+NEGATED_OBJECT_DET = "frequent and not lemma=some"
 
 
 class DP(Phrase):
@@ -52,6 +57,10 @@ class DPBuilder:
         head = self.head.pick(rng, bindings)
         if head is None:
             return None
+        return self.build_with(rng, bindings, head)
+
+    def build_with(self, rng: random.Random, bindings: Bindings, head: Word) -> DP | None:
+        """A DP on a head already chosen: its determiner, if it takes one."""
         if self.bare or head.category != "N":
             return DP(None, head)
         det = self.det.pick(rng, {**bindings, "head": head})
@@ -72,26 +81,46 @@ class DPKind(SlotKind):
 
     Parameters: ``head`` (formula for the noun or name), ``det`` (formula for the determiner,
     default ``D and frequent``; ``none`` for bare nouns), ``distinct`` (slots whose lemma the
-    head must not repeat).
+    head must not repeat), ``quantified`` (the share of common-noun heads that take a
+    quantifier instead: every, each, all, most, many, several - never the NPI licensors no and
+    few; default 0, and paradigms whose contrast involves quantifiers or NPIs keep it at 0).
     """
 
     class Params(Params):
         head: str = Field(min_length=1)
         det: str = DEFAULT_DET
         distinct: tuple[str, ...] = ()
+        quantified: float = Field(default=0.0, ge=0.0, le=1.0)
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
         self.check_formula(self.params.head, "head")
         if self.params.det != "none":
             self.check_formula(self.params.det, "det", ("head",))
+        elif self.params.quantified:
+            raise self.where("a bare DP (det: none) cannot be quantified", "quantified")
         head = f"({self.params.head}){self.distinct_clause(self.params.distinct)}"
         self.builder = DPBuilder(self, head, self.params.det, "head")
+        self.quantifier = (self.selector(f"D and ({QUANTIFIER_DET}) and agreement = head.agreement", "quantified",
+                                         extra_slots=("head",)) if self.params.quantified else None)
 
     def sample(self, rng: random.Random, bindings: Bindings) -> DP | None:
+        if self.quantifier is not None and rng.random() < self.params.quantified:
+            head = self.builder.head.pick(rng, bindings)
+            if head is None:
+                return None
+            if head.category == "N":
+                det = self.quantifier.pick(rng, {**bindings, "head": head})
+                if det is not None:
+                    return DP(det, head)
+            return self.builder.build_with(rng, bindings, head)
         return self.builder.build(rng, bindings)
 
     def violations(self, value: Any, bindings: Bindings) -> list[str]:
+        det = value.parts["det"]
+        if self.quantifier is not None and isinstance(det, Word) and self.quantifier.holds(
+                det, {**bindings, "head": value.head}):
+            return self.builder.violations(DP(None, value.head), bindings)
         return self.builder.violations(value, bindings)
 
 
@@ -131,6 +160,8 @@ class ArgsKind(SlotKind):
     the intransitive frame here: used intransitively its subject is the theme (arg2), which the
     subject slot, chosen by arg1, is not. A verb whose that-clause needs expletive
     "it" (``expletive_clause``: seem, appear) never gets the that_clause frame (*Mary seems that ...).
+    Objects of a negated verb group never take "some" (*didn't eat some cake*: a positive
+    polarity clash); a clause complement follows the sequence of tenses under the verb.
     """
 
     class Params(Params):
@@ -148,12 +179,16 @@ class ArgsKind(SlotKind):
         obj = f"({self.params.object}) and not relational"
         self.theme = DPBuilder(self, f"({obj}) and fits({verb}.arg2){extra}", DEFAULT_DET, "object")
         self.recipient = DPBuilder(self, f"({obj}) and fits({verb}.arg3){extra}", DEFAULT_DET, "object")
+        # The same objects for a negated verb, without "some" (positive polarity).
+        self.negated = (DPBuilder(self, f"({obj}) and fits({verb}.arg2){extra}", NEGATED_OBJECT_DET, "object"),
+                        DPBuilder(self, f"({obj}) and fits({verb}.arg3){extra}", NEGATED_OBJECT_DET, "object"))
         self.clause = None
         if "that_clause" in self.params.frames and self.params.depth > 0:
             from blimpgen.generators.kinds.clauses import ClauseKind  # clauses build on args
 
-            self.clause = ClauseKind(f"{self.name}.clause", ClauseKind.Params(depth=self.params.depth - 1,
-                                     frames=self.params.frames), self.lexicon, self.earlier, self.where)
+            self.clause = ClauseKind(f"{self.name}.clause", ClauseKind.Params(
+                depth=self.params.depth - 1, frames=self.params.frames, embedded_under=self.params.verb),
+                self.lexicon, self.earlier, self.where)
 
     def sample(self, rng: random.Random, bindings: Bindings) -> Args | None:
         verb = bindings[self.params.verb]
@@ -169,12 +204,13 @@ class ArgsKind(SlotKind):
         if frame == "that_clause":
             clause = self.clause.sample(rng, bindings)
             return None if clause is None else Args(frame, {"clause": clause}, f"that {clause}")
-        theme = self.theme.build(rng, bindings)
+        theme_builder, recipient_builder = self._builders(verb)
+        theme = theme_builder.build(rng, bindings)
         if theme is None:
             return None
         if frame == "transitive":
             return Args(frame, {"object": theme}, theme.text)
-        recipient = self.recipient.build(rng, bindings)
+        recipient = recipient_builder.build(rng, bindings)
         if recipient is None or recipient.head.lemma == theme.head.lemma:
             return None
         if frame == "ditransitive":
@@ -186,8 +222,15 @@ class ArgsKind(SlotKind):
         problems = [] if value.frame in (verb.get("frames") or ()) else [f"verb lacks frame {value.frame}"]
         if "clause" in value.parts:
             problems += self.clause.violations(value.parts["clause"], bindings)
+        theme_builder, recipient_builder = self._builders(verb)
         if "object" in value.parts:
-            problems += self.theme.violations(value.parts["object"], bindings)
+            problems += theme_builder.violations(value.parts["object"], bindings)
         if "recipient" in value.parts:
-            problems += self.recipient.violations(value.parts["recipient"], bindings)
+            problems += recipient_builder.violations(value.parts["recipient"], bindings)
         return problems
+
+    def _builders(self, verb: Any) -> tuple[DPBuilder, DPBuilder]:
+        """Theme and recipient builders: without "some" when the verb group is negated."""
+        if getattr(verb, "negated", False):
+            return self.negated
+        return self.theme, self.recipient
