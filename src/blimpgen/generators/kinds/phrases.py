@@ -161,7 +161,9 @@ class ArgsKind(SlotKind):
     subject slot, chosen by arg1, is not. A verb whose that-clause needs expletive
     "it" (``expletive_clause``: seem, appear) never gets the that_clause frame (*Mary seems that ...).
     Objects of a negated verb group never take "some" (*didn't eat some cake*: a positive
-    polarity clash); a clause complement follows the sequence of tenses under the verb.
+    polarity clash), nor do objects in ``under_negation: true`` slots, for templates that write
+    a literal "not" before the verb; a clause complement follows the sequence of tenses under
+    the verb.
     """
 
     class Params(Params):
@@ -170,6 +172,7 @@ class ArgsKind(SlotKind):
         object: str = "N or PN"
         distinct: tuple[str, ...] = ()
         depth: int = 1
+        under_negation: bool = False
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
@@ -231,6 +234,6 @@ class ArgsKind(SlotKind):
 
     def _builders(self, verb: Any) -> tuple[DPBuilder, DPBuilder]:
         """Theme and recipient builders: without "some" when the verb group is negated."""
-        if getattr(verb, "negated", False):
+        if self.params.under_negation or getattr(verb, "negated", False):
             return self.negated
         return self.theme, self.recipient

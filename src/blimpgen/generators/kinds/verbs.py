@@ -25,7 +25,8 @@ Policies that make the group read naturally (each a parameter with a default):
   in it out of context: ``stative`` verbs (knows, owns, annoys) and ``habitual`` ones (teaches,
   jogs, thinks). Other eventive verbs (forget, learn, chew) get the past, progressive, perfect
   or a modal: *This butler forgets those apprentices* becomes *This butler forgot ...*.
-  ``present: any`` lifts this.
+  ``present: stative`` keeps only stative verbs (for uses where a verb's habitual reading is
+  unavailable: *There promises to be ...*); ``present: any`` lifts the restriction.
 * ``modals`` / ``stative_modals`` - which modals an eventive and a stative verb may take. The
   defaults leave out *may* (formal, ambiguous) and *must* with eventive verbs (a bare order out
   of context: *This ape must limp*), and *can*/*should* with statives (*can doubt*). Negated
@@ -118,6 +119,8 @@ class VerbGroup(Phrase):
             return self.pattern
         if name == "time":
             return self.time
+        if name == "negated":
+            return self.negated
         return super().get(name)
 
     def flip(self, feature: str, lexicon: Any) -> VerbGroup:
@@ -160,7 +163,7 @@ class VerbGroupKind(SlotKind):
         select_subject: bool = True
         number: Literal["sg", "pl"] | None = None
         distinct: tuple[str, ...] = ()
-        present: Literal["natural", "any"] = "natural"
+        present: Literal["natural", "stative", "any"] = "natural"
         modals: tuple[Literal[MODALS], ...] = DEFAULT_MODALS  # type: ignore[valid-type]
         stative_modals: tuple[Literal[MODALS], ...] = DEFAULT_STATIVE_MODALS  # type: ignore[valid-type]
         embedded_under: str | None = None
@@ -188,8 +191,8 @@ class VerbGroupKind(SlotKind):
             self._aux.setdefault(key, []).append(word)
         self._modals = {False: frozenset(p.modals), True: frozenset(p.stative_modals)}
 
-    def _verbs(self, vform: str, agree: bool, habitual: bool = False) -> Selector:
-        key = (vform, agree, habitual)
+    def _verbs(self, vform: str, agree: bool, present: str = "any") -> Selector:
+        key = (vform, agree, present)
         if key not in self._selectors:
             if agree and self.params.number is not None:
                 agreement = f" and number={self.params.number}"
@@ -198,7 +201,7 @@ class VerbGroupKind(SlotKind):
             # Stative verbs (know, own) are unnatural in the progressive: *is knowing.
             aspect = " and not stative" if vform == "ing" else ""
             # Out of context the simple present reads as a state or a habit: only verbs that have one.
-            aspect += " and (stative or habitual)" if habitual else ""
+            aspect += {"natural": " and (stative or habitual)", "stative": " and stative"}.get(present, "")
             # A flipped "puts" -> "put" would read as a grammatical past.
             syncretic = " and not syncretic_past" if agree and self.params.agreeing else ""
             self._selectors[key] = self.selector(
@@ -231,7 +234,6 @@ class VerbGroupKind(SlotKind):
             negated = rng.random() < p.negation_share
         number = self._subject_number(bindings)
         anchor = self._anchor(bindings)
-        natural = p.present == "natural"
         patterns = list(p.aux)
         rng.shuffle(patterns)
         for pattern in patterns:
@@ -243,10 +245,10 @@ class VerbGroupKind(SlotKind):
             if not tenses:
                 continue
             tense = tenses[rng.randrange(len(tenses))]
-            habitual = natural and tense == "pres" and pattern in ("simple", "do")
+            present = p.present if tense == "pres" and pattern in ("simple", "do") else "any"
             if pattern == "simple" and not negated:
                 agree = tense == "pres" and (p.subject is not None or p.number is not None)
-                verb = self._verbs(tense, agree, habitual).pick(rng, bindings)
+                verb = self._verbs(tense, agree, present).pick(rng, bindings)
                 if verb is not None:
                     return VerbGroup(None, verb, pattern, verb)
                 continue
@@ -258,7 +260,7 @@ class VerbGroupKind(SlotKind):
                      and (not p.agreeing or a.get("number") is not None)]
             if not auxes:
                 continue
-            verb = self._verbs(vform, False, habitual).pick(rng, bindings)
+            verb = self._verbs(vform, False, present).pick(rng, bindings)
             if verb is None:
                 continue
             if aux_type == "modal":
@@ -285,9 +287,9 @@ class VerbGroupKind(SlotKind):
             problems.append(f"{verb.id} is not finite and has no auxiliary")
         if p.negation != "optional" and value.negated != (p.negation == "always"):
             problems.append(f"negation is {p.negation} but the group is {'' if value.negated else 'not '}negated")
-        if (p.present == "natural" and value.time == PRESENT and value.pattern in ("simple", "do")
-                and not (verb.get("stative") or verb.get("habitual"))):
-            problems.append(f"{verb.id} is neither stative nor habitual but in the simple present")
+        if (p.present != "any" and value.time == PRESENT and value.pattern in ("simple", "do")
+                and not (verb.get("stative") or (p.present == "natural" and verb.get("habitual")))):
+            problems.append(f"{verb.id} is in the simple present, which present: {p.present} does not allow")
         anchor = self._anchor(bindings)
         if isinstance(aux, Word) and aux.get("aux") == "modal" and not self._modal_ok(aux, verb, anchor):
             problems.append(f"modal {aux.text} is not allowed with {verb.id} here")
