@@ -161,8 +161,9 @@ class ArgsKind(SlotKind):
     subject slot, chosen by arg1, is not. A verb whose that-clause needs expletive
     "it" (``expletive_clause``: seem, appear) never gets the that_clause frame (*Mary seems that ...).
     Objects of a negated verb group never take "some" (*didn't eat some cake*: a positive
-    polarity clash), nor do objects in ``under_negation: true`` slots, for templates that write
-    a literal "not" before the verb; a clause complement follows the sequence of tenses under
+    polarity clash), nor do objects of a verb negated elsewhere: ``negated_by: SLOT`` (a
+    negated copula or verb group in SLOT) or ``under_negation: true`` (a literal "not" in the
+    template); a clause complement follows the sequence of tenses under
     the verb.
     """
 
@@ -173,10 +174,12 @@ class ArgsKind(SlotKind):
         distinct: tuple[str, ...] = ()
         depth: int = 1
         under_negation: bool = False
+        negated_by: str | None = None
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
         self.check_slot_ref(self.params.verb, "verb")
+        self.check_slot_ref(self.params.negated_by, "negated_by")
         self.check_formula(self.params.object, "object")
         verb, extra = self.params.verb, self.distinct_clause(self.params.distinct)
         obj = f"({self.params.object}) and not relational"
@@ -207,7 +210,7 @@ class ArgsKind(SlotKind):
         if frame == "that_clause":
             clause = self.clause.sample(rng, bindings)
             return None if clause is None else Args(frame, {"clause": clause}, f"that {clause}")
-        theme_builder, recipient_builder = self._builders(verb)
+        theme_builder, recipient_builder = self._builders(verb, bindings)
         theme = theme_builder.build(rng, bindings)
         if theme is None:
             return None
@@ -225,15 +228,16 @@ class ArgsKind(SlotKind):
         problems = [] if value.frame in (verb.get("frames") or ()) else [f"verb lacks frame {value.frame}"]
         if "clause" in value.parts:
             problems += self.clause.violations(value.parts["clause"], bindings)
-        theme_builder, recipient_builder = self._builders(verb)
+        theme_builder, recipient_builder = self._builders(verb, bindings)
         if "object" in value.parts:
             problems += theme_builder.violations(value.parts["object"], bindings)
         if "recipient" in value.parts:
             problems += recipient_builder.violations(value.parts["recipient"], bindings)
         return problems
 
-    def _builders(self, verb: Any) -> tuple[DPBuilder, DPBuilder]:
-        """Theme and recipient builders: without "some" when the verb group is negated."""
-        if self.params.under_negation or getattr(verb, "negated", False):
+    def _builders(self, verb: Any, bindings: Bindings) -> tuple[DPBuilder, DPBuilder]:
+        """Theme and recipient builders: without "some" when the verb is negated."""
+        negator = verb if self.params.negated_by is None else bindings.get(self.params.negated_by)
+        if self.params.under_negation or (negator is not None and negator.get("negated")):
             return self.negated
         return self.theme, self.recipient

@@ -26,7 +26,9 @@ Policies that make the group read naturally (each a parameter with a default):
   jogs, thinks). Other eventive verbs (forget, learn, chew) get the past, progressive, perfect
   or a modal: *This butler forgets those apprentices* becomes *This butler forgot ...*.
   ``present: stative`` keeps only stative verbs (for uses where a verb's habitual reading is
-  unavailable: *There promises to be ...*); ``present: any`` lifts the restriction.
+  unavailable: *There promises to be ...*); ``present: any`` lifts the restriction. Stative
+  verbs never get the present perfect either (*have believed that S*, *has resembled*: out of
+  context it lacks its *for years*); the past perfect is fine (*had known*).
 * ``modals`` / ``stative_modals`` - which modals an eventive and a stative verb may take. The
   defaults leave out *may* (formal, ambiguous) and *must* with eventive verbs (a bare order out
   of context: *This ape must limp*), and *can*/*should* with statives (*can doubt*). Negated
@@ -39,7 +41,8 @@ Policies that make the group read naturally (each a parameter with a default):
   time sphere: no past or past perfect with a present or will/can/must; would, could, might
   and should go with either.
 * ``negation: optional`` negates a ``negation_share`` of the groups (contracted forms:
-  hasn't, didn't, won't).
+  hasn't, didn't, won't), except under a universally quantified subject (every, each, all
+  X didn't V is scope-ambiguous).
 """
 
 from __future__ import annotations
@@ -69,6 +72,7 @@ TIMES = (PRESENT, PAST, PAST_PERFECT, MODAL, PAST_MODAL)
 PAST_FORM_MODALS = frozenset({"would", "could", "might", "should"})
 PAST_SPHERE = frozenset({PAST, PAST_PERFECT})
 NON_PAST = frozenset({PRESENT, MODAL})
+UNIVERSAL = frozenset({"every", "each", "all"})
 
 
 def time_of(aux: Word | None, verb: Word) -> str | None:
@@ -201,7 +205,8 @@ class VerbGroupKind(SlotKind):
             # Stative verbs (know, own) are unnatural in the progressive: *is knowing.
             aspect = " and not stative" if vform == "ing" else ""
             # Out of context the simple present reads as a state or a habit: only verbs that have one.
-            aspect += {"natural": " and (stative or habitual)", "stative": " and stative"}.get(present, "")
+            aspect += {"natural": " and (stative or habitual)", "stative": " and stative",
+                       "eventive": " and not stative"}.get(present, "")
             # A flipped "puts" -> "put" would read as a grammatical past.
             syncretic = " and not syncretic_past" if agree and self.params.agreeing else ""
             self._selectors[key] = self.selector(
@@ -212,6 +217,10 @@ class VerbGroupKind(SlotKind):
         if self.params.number is not None:  # a clausal or gerund subject: always singular, say
             return self.params.number
         return resolve(bindings, (self.params.subject, "number")) if self.params.subject else None
+
+    def _universal_subject(self, bindings: Bindings) -> bool:
+        det = resolve(bindings, (self.params.subject, "det")) if self.params.subject else None
+        return isinstance(det, Word) and det.lemma in UNIVERSAL
 
     def _anchor(self, bindings: Bindings) -> tuple[frozenset, frozenset] | None:
         """(allowed times, banned modal lemmas) from the anchoring slot, or None."""
@@ -231,7 +240,7 @@ class VerbGroupKind(SlotKind):
         p = self.params
         negated = {"never": False, "always": True}.get(p.negation)
         if negated is None:
-            negated = rng.random() < p.negation_share
+            negated = rng.random() < p.negation_share and not self._universal_subject(bindings)
         number = self._subject_number(bindings)
         anchor = self._anchor(bindings)
         patterns = list(p.aux)
@@ -245,7 +254,11 @@ class VerbGroupKind(SlotKind):
             if not tenses:
                 continue
             tense = tenses[rng.randrange(len(tenses))]
-            present = p.present if tense == "pres" and pattern in ("simple", "do") else "any"
+            present = "any"
+            if tense == "pres" and pattern in ("simple", "do"):
+                present = p.present
+            elif tense == "pres" and pattern == "perfect" and p.present != "any":
+                present = "eventive"
             if pattern == "simple" and not negated:
                 agree = tense == "pres" and (p.subject is not None or p.number is not None)
                 verb = self._verbs(tense, agree, present).pick(rng, bindings)
@@ -285,11 +298,15 @@ class VerbGroupKind(SlotKind):
             problems.append(f"{aux.id} does not select {verb.id}")
         if not isinstance(aux, Word) and not verb.get("finite"):
             problems.append(f"{verb.id} is not finite and has no auxiliary")
+        if p.negation == "optional" and value.negated and self._universal_subject(bindings):
+            problems.append("a negated group under a universally quantified subject")
         if p.negation != "optional" and value.negated != (p.negation == "always"):
             problems.append(f"negation is {p.negation} but the group is {'' if value.negated else 'not '}negated")
         if (p.present != "any" and value.time == PRESENT and value.pattern in ("simple", "do")
                 and not (verb.get("stative") or (p.present == "natural" and verb.get("habitual")))):
             problems.append(f"{verb.id} is in the simple present, which present: {p.present} does not allow")
+        if p.present != "any" and value.time == PRESENT and value.pattern == "perfect" and verb.get("stative"):
+            problems.append(f"stative {verb.id} is in the present perfect")
         anchor = self._anchor(bindings)
         if isinstance(aux, Word) and aux.get("aux") == "modal" and not self._modal_ok(aux, verb, anchor):
             problems.append(f"modal {aux.text} is not allowed with {verb.id} here")
