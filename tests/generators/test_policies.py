@@ -88,8 +88,9 @@ def test_policy_tenses_modals_and_present(paradigms, uid: str, seed: int) -> Non
     for _, bindings in pairs_of(paradigm, seed):
         for kind, group, seen in groups(paradigm, bindings):
             p, verb, aux = kind.params, group.head, group.parts["aux"]
-            if group.time == PRESENT and group.pattern in ("simple", "do") and p.present != "any":
+            if group.time == PRESENT and group.pattern in ("simple", "do", "passive") and p.present != "any":
                 assert verb.get("stative") or (p.present == "natural" and verb.get("habitual")), group
+                assert not p.bare or verb.get("stative") or verb.get("scene"), group
             if group.time == PRESENT and group.pattern == "perfect" and p.present != "any":
                 assert not verb.get("stative"), group
             if group.time in (MODAL, PAST_MODAL):
@@ -97,6 +98,9 @@ def test_policy_tenses_modals_and_present(paradigms, uid: str, seed: int) -> Non
                 assert aux.lemma in allowed, (group, allowed)
             if p.embedded_under is not None:
                 anchor = group_time(seen[p.embedded_under])
+                if anchor is not None and seen[p.embedded_under].get("prospective"):  # promised that she would
+                    assert group.time in ((PAST_MODAL,) if anchor in PAST_SPHERE else (MODAL, PAST_MODAL)), group
+                    assert aux.lemma in ("will", "would", "can", "could"), group
                 if anchor in PAST_SPHERE:  # backshift: no present, no will/can/must under a past matrix
                     assert group.time in (PAST, PAST_PERFECT, PAST_MODAL), (seen[p.embedded_under], group)
                 elif anchor is not None:  # no past perfect without a past anchor; no would under a present
@@ -112,8 +116,8 @@ def test_policy_tenses_modals_and_present(paradigms, uid: str, seed: int) -> Non
 @settings(max_examples=4)
 @given(seed=st.integers(0, 2**31))
 def test_policy_negation(paradigms, uid: str, seed: int) -> None:
-    """Negation never under a universal subject; objects of a negated verb never take "some";
-    NPI paradigms have no negation but their licensor, and no quantifier words at all."""
+    """Negation never under a universal subject; objects of a negated verb never take "some"; a
+    simple present drops its object only if its verb is stative or a scene activity; NPI paradigms have no negation but their licensor, and no quantifier words at all."""
     paradigm = paradigms[uid]
     for pair, bindings in pairs_of(paradigm, seed):
         for kind, group, seen in groups(paradigm, bindings):
@@ -122,6 +126,10 @@ def test_policy_negation(paradigms, uid: str, seed: int) -> None:
                 assert getattr(det, "lemma", None) not in UNIVERSAL, group
         for name, kind in paradigm.body(bindings).slots:
             value = bindings[name]
+            if isinstance(kind, ArgsKind) and value.frame == "intransitive":
+                verb = bindings[kind.params.verb]
+                if isinstance(verb, VerbGroup) and verb.time == PRESENT and verb.pattern in ("simple", "do"):
+                    assert verb.head.get("stative") or verb.head.get("scene"), pair  # The gunman hopes.
             if isinstance(kind, ArgsKind) and isinstance(value, Args) and "object" in value.parts:
                 verb = bindings[kind.params.verb]
                 negator = verb if kind.params.negated_by is None else bindings[kind.params.negated_by]
@@ -167,6 +175,9 @@ def test_policy_anchored_times_rules(relation: str, anchor: str) -> None:
     """The sequence-of-tense table: a past anchor allows only past forms; otherwise never the
     past perfect; a relative never mixes spheres; would only under a past or modal matrix."""
     allowed, banned = anchored_times(relation, anchor)
+    prospective, _ = anchored_times(relation, anchor, prospective=True)
+    if relation == "complement":
+        assert prospective <= {MODAL, PAST_MODAL} and prospective <= allowed | {MODAL}
     if anchor in PAST_SPHERE:
         assert allowed == {PAST, PAST_PERFECT, PAST_MODAL}
     else:
@@ -174,6 +185,8 @@ def test_policy_anchored_times_rules(relation: str, anchor: str) -> None:
     if relation == "relative" and anchor in NON_PAST:
         assert not allowed & PAST_SPHERE
     assert ("would" in banned) == (relation == "complement" and anchor == PRESENT)
+    if relation == "complement":  # a present promise or forecast: will, can or could
+        assert ("would" in anchored_times(relation, anchor, True)[1]) == (anchor == PRESENT)
 
 
 def test_policy_wh_island_second_wh_word_varies(paradigms) -> None:

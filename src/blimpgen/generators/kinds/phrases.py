@@ -151,6 +151,14 @@ class Args(Phrase):
 FRAMES = ("intransitive", "transitive", "ditransitive", "dative", "that_clause")
 
 
+def bare_present_needs_object(verb: Any) -> bool:
+    """Whether a verb group in the simple present would read oddly without a complement: its
+    habit needs an object (*The finalist saves*, *The gunman hopes*) unless the verb is
+    stative or an activity that is a habit on its own (``scene``: *The crow swims*)."""
+    return (verb.get("time") == "present" and verb.get("pattern") in ("simple", "do")
+            and not verb.head.get("stative") and not verb.head.get("scene"))
+
+
 class ArgsKind(SlotKind):
     """``kind: args`` - complements for the verb in slot ``verb``, in one of its frames.
 
@@ -164,7 +172,9 @@ class ArgsKind(SlotKind):
     polarity clash), nor do objects of a verb negated elsewhere: ``negated_by: SLOT`` (a
     negated copula or verb group in SLOT) or ``under_negation: true`` (a literal "not" in the
     template); a clause complement follows the sequence of tenses under
-    the verb.
+    the verb. A verb group in the simple present gets the intransitive frame only if its verb is
+    stative or an activity that is a habit on its own (``scene``): *The crow swims*, not *The
+    gunman hopes*.
     """
 
     class Params(Params):
@@ -201,6 +211,7 @@ class ArgsKind(SlotKind):
         frames = [f for f in self.params.frames if f in (verb.get("frames") or ())
                   and (f != "that_clause" or self.clause is not None)
                   and (f != "intransitive" or not verb.get("inchoative"))
+                  and (f != "intransitive" or not bare_present_needs_object(verb))
                   and (f != "that_clause" or not verb.get("expletive_clause"))]
         if not frames:
             return None

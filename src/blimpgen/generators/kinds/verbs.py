@@ -21,11 +21,13 @@ With ``agreeing: true`` only patterns whose agreeing word marks number are used,
 
 Policies that make the group read naturally (each a parameter with a default):
 
-* ``present: natural`` - the simple present (and do/does) only with verbs that read naturally
-  in it out of context: ``stative`` verbs (knows, owns, annoys) and ``habitual`` ones (teaches,
+* ``present: natural`` - the simple present (and do/does, and the present passive) only with
+  verbs that read naturally in it out of context: ``stative`` verbs (knows, owns, annoys) and ``habitual`` ones (teaches,
   jogs, thinks). Other eventive verbs (forget, learn, chew) get the past, progressive, perfect
   or a modal: *This butler forgets those apprentices* becomes *This butler forgot ...*.
-  ``present: stative`` keeps only stative verbs (for uses where a verb's habitual reading is
+  With ``bare: true`` (the template writes no complement after the verb) a habitual verb
+  must also be an activity that is a habit on its own (``scene``: *The crow swims*, not *The
+  finalist saves*). ``present: stative`` keeps only stative verbs (for uses where a verb's habitual reading is
   unavailable: *There promises to be ...*); ``present: any`` lifts the restriction. Stative
   verbs never get the present perfect either (*have believed that S*, *has resembled*: out of
   context it lacks its *for years*); the past perfect is fine (*had known*).
@@ -36,7 +38,8 @@ Policies that make the group read naturally (each a parameter with a default):
 * ``embedded_under: SLOT`` - sequence of tenses for a complement clause under the verb group
   (or verb) in SLOT: under a past matrix the embedded group is past, past perfect or a past-form
   modal (would, could, might, should); under a non-past matrix it is never past perfect, and
-  under a present one never *would* (no past or hypothetical anchor).
+  under a present one never *would* (no past or hypothetical anchor). Under a ``prospective``
+  verb (promise, predict) it takes will, would, can or could: *promised that she would call*.
 * ``same_time_as: SLOT`` - a relative clause and its main clause (either order) stay in one
   time sphere: no past or past perfect with a present or will/can/must; would, could, might
   and should go with either.
@@ -86,10 +89,15 @@ def time_of(aux: Word | None, verb: Word) -> str | None:
     return PRESENT
 
 
-def anchored_times(relation: str, anchor: str) -> tuple[frozenset, frozenset]:
+def anchored_times(relation: str, anchor: str, prospective: bool = False) -> tuple[frozenset, frozenset]:
     """(allowed time classes, banned modal lemmas) for a group in ``relation`` to a group of
-    time ``anchor``: ``complement`` (sequence of tenses) or ``relative`` (one time sphere)."""
+    time ``anchor``: ``complement`` (sequence of tenses) or ``relative`` (one time sphere).
+    The complement of a ``prospective`` verb (promise, predict) is about a later time: a modal."""
     everything = frozenset(TIMES)
+    if prospective and relation == "complement":
+        times = frozenset({PAST_MODAL}) if anchor in PAST_SPHERE else frozenset({MODAL, PAST_MODAL})
+        banned = {"should", "might", "must", "may"} | ({"would"} if anchor == PRESENT else set())
+        return times, frozenset(banned)  # a promise or forecast, not advice
     if anchor in PAST_SPHERE:
         return frozenset({PAST, PAST_PERFECT, PAST_MODAL}), frozenset()
     if relation == "complement":
@@ -168,6 +176,7 @@ class VerbGroupKind(SlotKind):
         number: Literal["sg", "pl"] | None = None
         distinct: tuple[str, ...] = ()
         present: Literal["natural", "stative", "any"] = "natural"
+        bare: bool = False
         modals: tuple[Literal[MODALS], ...] = DEFAULT_MODALS  # type: ignore[valid-type]
         stative_modals: tuple[Literal[MODALS], ...] = DEFAULT_STATIVE_MODALS  # type: ignore[valid-type]
         embedded_under: str | None = None
@@ -205,7 +214,8 @@ class VerbGroupKind(SlotKind):
             # Stative verbs (know, own) are unnatural in the progressive: *is knowing.
             aspect = " and not stative" if vform == "ing" else ""
             # Out of context the simple present reads as a state or a habit: only verbs that have one.
-            aspect += {"natural": " and (stative or habitual)", "stative": " and stative",
+            habit = "habitual and scene=indoor,outdoor" if self.params.bare else "habitual"
+            aspect += {"natural": f" and (stative or ({habit}))", "stative": " and stative",
                        "eventive": " and not stative"}.get(present, "")
             # A flipped "puts" -> "put" would read as a grammatical past.
             syncretic = " and not syncretic_past" if agree and self.params.agreeing else ""
@@ -228,8 +238,9 @@ class VerbGroupKind(SlotKind):
         slot, relation = (p.embedded_under, "complement") if p.embedded_under else (p.same_time_as, "relative")
         if slot is None:
             return None
-        anchor = group_time(bindings.get(slot))
-        return None if anchor is None else anchored_times(relation, anchor)
+        value = bindings.get(slot)
+        anchor = group_time(value)
+        return None if anchor is None else anchored_times(relation, anchor, bool(value.get("prospective")))
 
     def _modal_ok(self, aux: Word, verb: Word, anchor: tuple | None) -> bool:
         if aux.lemma not in self._modals[bool(verb.get("stative"))]:
@@ -255,7 +266,7 @@ class VerbGroupKind(SlotKind):
                 continue
             tense = tenses[rng.randrange(len(tenses))]
             present = "any"
-            if tense == "pres" and pattern in ("simple", "do"):
+            if tense == "pres" and pattern in ("simple", "do", "passive"):
                 present = p.present
             elif tense == "pres" and pattern == "perfect" and p.present != "any":
                 present = "eventive"
@@ -302,8 +313,9 @@ class VerbGroupKind(SlotKind):
             problems.append("a negated group under a universally quantified subject")
         if p.negation != "optional" and value.negated != (p.negation == "always"):
             problems.append(f"negation is {p.negation} but the group is {'' if value.negated else 'not '}negated")
-        if (p.present != "any" and value.time == PRESENT and value.pattern in ("simple", "do")
-                and not (verb.get("stative") or (p.present == "natural" and verb.get("habitual")))):
+        if (p.present != "any" and value.time == PRESENT and value.pattern in ("simple", "do", "passive")
+                and not (verb.get("stative") or (p.present == "natural" and verb.get("habitual")
+                                                 and (verb.get("scene") or not p.bare)))):
             problems.append(f"{verb.id} is in the simple present, which present: {p.present} does not allow")
         if p.present != "any" and value.time == PRESENT and value.pattern == "perfect" and verb.get("stative"):
             problems.append(f"stative {verb.id} is in the present perfect")
