@@ -16,6 +16,7 @@ DEFAULT_DET = "D and frequent"
 # Quantifiers a quantified DP may take: neither negative nor downward entailing (no, few license
 # NPIs), nor the weak "some" and "much" (already a frequent determiner / mass-only).
 QUANTIFIER_DET = "quantifier and lemma=every,each,all,most,many,several"
+DEFAULT_QUANTIFIERS = "lemma=every,each,all,most,many,several"
 # Under a negated verb an object with "some" reads as a positive polarity clash (didn't eat some cake).
 NEGATED_OBJECT_DET = "frequent and not lemma=some"
 
@@ -83,7 +84,9 @@ class DPKind(SlotKind):
     default ``D and frequent``; ``none`` for bare nouns), ``distinct`` (slots whose lemma the
     head must not repeat), ``quantified`` (the share of common-noun heads that take a
     quantifier instead: every, each, all, most, many, several - never the NPI licensors no and
-    few; default 0, and paradigms whose contrast involves quantifiers or NPIs keep it at 0).
+    few; default 0, and paradigms whose contrast involves quantifiers or NPIs keep it at 0),
+    ``quantifiers`` (a formula narrowing that list, e.g. ``lemma=most,many,several`` where a
+    universal would meet a negation it cannot scope under naturally).
     """
 
     class Params(Params):
@@ -91,6 +94,7 @@ class DPKind(SlotKind):
         det: str = DEFAULT_DET
         distinct: tuple[str, ...] = ()
         quantified: float = Field(default=0.0, ge=0.0, le=1.0)
+        quantifiers: str = DEFAULT_QUANTIFIERS
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
@@ -101,8 +105,11 @@ class DPKind(SlotKind):
             raise self.where("a bare DP (det: none) cannot be quantified", "quantified")
         head = f"({self.params.head}){self.distinct_clause(self.params.distinct)}"
         self.builder = DPBuilder(self, head, self.params.det, "head")
-        self.quantifier = (self.selector(f"D and ({QUANTIFIER_DET}) and agreement = head.agreement", "quantified",
-                                         extra_slots=("head",)) if self.params.quantified else None)
+        self.quantifier = None
+        if self.params.quantified:
+            self.check_formula(self.params.quantifiers, "quantifiers", ("head",))
+            self.quantifier = self.selector(f"D and ({QUANTIFIER_DET}) and ({self.params.quantifiers}) and "
+                                            f"agreement = head.agreement", "quantifiers", extra_slots=("head",))
 
     def sample(self, rng: random.Random, bindings: Bindings) -> DP | None:
         if self.quantifier is not None and rng.random() < self.params.quantified:
