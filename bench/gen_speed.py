@@ -23,7 +23,7 @@ os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
 start = time.perf_counter()
 from blimpgen.vocab import load_lexicon
 from blimpgen.generators.generate import generate, load_paradigms
-from blimpgen.generators.jsonl import dumps_pair
+from blimpgen.records.jsonl import dumps_record as dumps_pair
 t_import = time.perf_counter()
 lexicon = load_lexicon()
 t_lexicon = time.perf_counter()

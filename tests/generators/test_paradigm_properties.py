@@ -296,8 +296,10 @@ def check_complex_np(pair, b, lx) -> None:
 
 
 def check_wh_island(pair, b, lx) -> None:
-    assert b["pronoun"].get("case") == "nom" and b["wh2"].lemma == "who"
+    assert b["pronoun"].get("case") == "nom" and b["wh2"].lemma in ("who", "what")
     assert b["pronoun"].get("number") == b["subj"].get("number")
+    assert b["wh2"].get("human") == b["doer"].get("human")  # the wh-subject could be the verb's subject
+    assert b["verb2"].agreeing.get("number") is None  # so *who/what never disagrees with it
 
 
 def check_sentential_subject(pair, b, lx) -> None:

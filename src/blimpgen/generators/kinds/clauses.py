@@ -12,8 +12,10 @@ from __future__ import annotations
 import random
 from typing import Any, Literal
 
+from pydantic import Field
+
 from blimpgen.generators.kinds.base import Bindings, Params, Phrase, SlotKind
-from blimpgen.generators.kinds.phrases import DEFAULT_DET, DP, DPBuilder, DPKind
+from blimpgen.generators.kinds.phrases import DEFAULT_DET, DP, NEGATED_OBJECT_DET, DPBuilder, DPKind
 from blimpgen.generators.kinds.verbs import PATTERNS, VerbGroupKind
 
 SUBJECT, VERB = "__subject", "__verb"
@@ -46,6 +48,14 @@ class Args(Phrase):
 FRAMES = ("intransitive", "transitive", "ditransitive", "dative", "that_clause")
 
 
+def bare_present_needs_object(verb: Any) -> bool:
+    """Whether a verb group in the simple present would read oddly without a complement: its
+    habit needs an object (*The finalist saves*, *The gunman hopes*) unless the verb is
+    stative or an activity that is a habit on its own (``scene``: *The crow swims*)."""
+    return (verb.get("time") == "present" and verb.get("pattern") in ("simple", "do")
+            and not verb.head.get("stative") and not verb.head.get("scene"))
+
+
 class ArgsKind(SlotKind):
     """``kind: args`` - complements for the verb in slot ``verb``, in one of its frames.
 
@@ -55,6 +65,13 @@ class ArgsKind(SlotKind):
     the intransitive frame here: used intransitively its subject is the theme (arg2), which the
     subject slot, chosen by arg1, is not. A verb whose that-clause needs expletive
     "it" (``expletive_clause``: seem, appear) never gets the that_clause frame (*Mary seems that ...).
+    Objects of a negated verb group never take "some" (*didn't eat some cake*: a positive
+    polarity clash), nor do objects of a verb negated elsewhere: ``negated_by: SLOT`` (a
+    negated copula or verb group in SLOT) or ``under_negation: true`` (a literal "not" in the
+    template); a clause complement follows the sequence of tenses under
+    the verb. A verb group in the simple present gets the intransitive frame only if its verb is
+    stative or an activity that is a habit on its own (``scene``): *The crow swims*, not *The
+    gunman hopes*.
     """
 
     class Params(Params):
@@ -63,25 +80,33 @@ class ArgsKind(SlotKind):
         object: str = "N or PN"
         distinct: tuple[str, ...] = ()
         depth: int = 1
+        under_negation: bool = False
+        negated_by: str | None = None
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
         self.check_slot_ref(self.params.verb, "verb")
+        self.check_slot_ref(self.params.negated_by, "negated_by")
         self.check_formula(self.params.object, "object")
         verb, extra = self.params.verb, self.distinct_clause(self.params.distinct)
         obj = f"({self.params.object}) and not relational"
         self.theme = DPBuilder(self, f"({obj}) and fits({verb}.arg2){extra}", DEFAULT_DET, "object")
         self.recipient = DPBuilder(self, f"({obj}) and fits({verb}.arg3){extra}", DEFAULT_DET, "object")
+        # The same objects for a negated verb, without "some" (positive polarity).
+        self.negated = (DPBuilder(self, f"({obj}) and fits({verb}.arg2){extra}", NEGATED_OBJECT_DET, "object"),
+                        DPBuilder(self, f"({obj}) and fits({verb}.arg3){extra}", NEGATED_OBJECT_DET, "object"))
         self.clause = None
         if "that_clause" in self.params.frames and self.params.depth > 0:
-            self.clause = ClauseKind(f"{self.name}.clause", ClauseKind.Params(depth=self.params.depth - 1,
-                                     frames=self.params.frames), self.lexicon, self.earlier, self.where)
+            self.clause = ClauseKind(f"{self.name}.clause", ClauseKind.Params(
+                depth=self.params.depth - 1, frames=self.params.frames, embedded_under=self.params.verb),
+                self.lexicon, self.earlier, self.where)
 
     def sample(self, rng: random.Random, bindings: Bindings) -> Args | None:
         verb = bindings[self.params.verb]
         frames = [f for f in self.params.frames if f in (verb.get("frames") or ())
                   and (f != "that_clause" or self.clause is not None)
                   and (f != "intransitive" or not verb.get("inchoative"))
+                  and (f != "intransitive" or not bare_present_needs_object(verb))
                   and (f != "that_clause" or not verb.get("expletive_clause"))]
         if not frames:
             return None
@@ -91,12 +116,13 @@ class ArgsKind(SlotKind):
         if frame == "that_clause":
             clause = self.clause.sample(rng, bindings)
             return None if clause is None else Args(frame, {"clause": clause}, f"that {clause}")
-        theme = self.theme.build(rng, bindings)
+        theme_builder, recipient_builder = self._builders(verb, bindings)
+        theme = theme_builder.build(rng, bindings)
         if theme is None:
             return None
         if frame == "transitive":
             return Args(frame, {"object": theme}, theme.text)
-        recipient = self.recipient.build(rng, bindings)
+        recipient = recipient_builder.build(rng, bindings)
         if recipient is None or recipient.head.lemma == theme.head.lemma:
             return None
         if frame == "ditransitive":
@@ -108,11 +134,19 @@ class ArgsKind(SlotKind):
         problems = [] if value.frame in (verb.get("frames") or ()) else [f"verb lacks frame {value.frame}"]
         if "clause" in value.parts:
             problems += self.clause.violations(value.parts["clause"], bindings)
+        theme_builder, recipient_builder = self._builders(verb, bindings)
         if "object" in value.parts:
-            problems += self.theme.violations(value.parts["object"], bindings)
+            problems += theme_builder.violations(value.parts["object"], bindings)
         if "recipient" in value.parts:
-            problems += self.recipient.violations(value.parts["recipient"], bindings)
+            problems += recipient_builder.violations(value.parts["recipient"], bindings)
         return problems
+
+    def _builders(self, verb: Any, bindings: Bindings) -> tuple[DPBuilder, DPBuilder]:
+        """Theme and recipient builders: without "some" when the verb is negated."""
+        negator = verb if self.params.negated_by is None else bindings.get(self.params.negated_by)
+        if self.params.under_negation or (negator is not None and negator.get("negated")):
+            return self.negated
+        return self.theme, self.recipient
 
 
 class Clause(Phrase):
@@ -132,14 +166,19 @@ class Clause(Phrase):
 
 class ClauseKind(SlotKind):
     """``kind: clause``: ``subject`` (formula for the subject's head), ``verb`` (formula for the
-    verb), ``aux``, ``negation`` and ``frames`` as for verb_group and args, ``depth`` (how many
-    clauses may nest through that_clause complements)."""
+    verb), ``aux``, ``negation``, ``negation_share``, ``embedded_under`` and ``frames`` as for
+    verb_group and args, ``quantified`` as for dp (the subject), ``depth`` (how many clauses
+    may nest through that_clause complements; a nested clause follows the sequence of tenses
+    under the verb that embeds it)."""
 
     class Params(Params):
         subject: str = "(N and animate) or PN"
         verb: str = "frames=transitive,intransitive"
         aux: tuple[Literal[PATTERNS], ...] = ("simple", "modal", "progressive", "perfect")  # type: ignore[valid-type]
         negation: Literal["never", "optional", "always"] = "never"
+        negation_share: float = Field(default=0.5, ge=0.0, le=1.0)
+        embedded_under: str | None = None
+        quantified: float = Field(default=0.0, ge=0.0, le=1.0)
         frames: tuple[Literal[FRAMES], ...] = ("intransitive", "transitive")  # type: ignore[valid-type]
         depth: int = 1
 
@@ -150,11 +189,13 @@ class ClauseKind(SlotKind):
             raise self.where("depth must be between 0 and 3", "depth")
         frames = tuple(f for f in p.frames if f != "that_clause" or p.depth > 0)
         inner = (self.name, self.params, self.lexicon, self.earlier, self.where)
-        self.subject = DPKind(f"{self.name}.subject", DPKind.Params(head=p.subject), *inner[2:])
+        self.subject = DPKind(f"{self.name}.subject", DPKind.Params(head=p.subject, quantified=p.quantified),
+                              *inner[2:])
         self.verb = VerbGroupKind(
             f"{self.name}.verb",
             VerbGroupKind.Params(verb=f"({p.verb}) and frames={','.join(frames)}", subject=SUBJECT,
-                                 aux=p.aux, negation=p.negation),
+                                 aux=p.aux, negation=p.negation, negation_share=p.negation_share,
+                                 embedded_under=p.embedded_under),
             self.lexicon, list(self.earlier) + [SUBJECT], self.where)
         self.args = ArgsKind(f"{self.name}.args", ArgsKind.Params(verb=VERB, frames=frames, distinct=(SUBJECT,),
                                                                    depth=max(p.depth - 1, 0)),

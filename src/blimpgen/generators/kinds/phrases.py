@@ -13,6 +13,12 @@ from blimpgen.vocab import morphology
 from blimpgen.vocab.lexeme import Word
 
 DEFAULT_DET = "D and frequent"
+# Quantifiers a quantified DP may take: neither negative nor downward entailing (no, few license
+# NPIs), nor the weak "some" and "much" (already a frequent determiner / mass-only).
+QUANTIFIER_DET = "quantifier and lemma=every,each,all,most,many,several"
+DEFAULT_QUANTIFIERS = "lemma=every,each,all,most,many,several"
+# Under a negated verb an object with "some" reads as a positive polarity clash (didn't eat some cake).
+NEGATED_OBJECT_DET = "frequent and not lemma=some"
 
 
 class DP(Phrase):
@@ -52,6 +58,10 @@ class DPBuilder:
         head = self.head.pick(rng, bindings)
         if head is None:
             return None
+        return self.build_with(rng, bindings, head)
+
+    def build_with(self, rng: random.Random, bindings: Bindings, head: Word) -> DP | None:
+        """A DP on a head already chosen: its determiner, if it takes one."""
         if self.bare or head.category != "N":
             return DP(None, head)
         det = self.det.pick(rng, {**bindings, "head": head})
@@ -72,24 +82,50 @@ class DPKind(SlotKind):
 
     Parameters: ``head`` (formula for the noun or name), ``det`` (formula for the determiner,
     default ``D and frequent``; ``none`` for bare nouns), ``distinct`` (slots whose lemma the
-    head must not repeat).
+    head must not repeat), ``quantified`` (the share of common-noun heads that take a
+    quantifier instead: every, each, all, most, many, several - never the NPI licensors no and
+    few; default 0, and paradigms whose contrast involves quantifiers or NPIs keep it at 0),
+    ``quantifiers`` (a formula narrowing that list, e.g. ``lemma=most,many,several`` where a
+    universal would meet a negation it cannot scope under naturally).
     """
 
     class Params(Params):
         head: str = Field(min_length=1)
         det: str = DEFAULT_DET
         distinct: tuple[str, ...] = ()
+        quantified: float = Field(default=0.0, ge=0.0, le=1.0)
+        quantifiers: str = DEFAULT_QUANTIFIERS
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
         self.check_formula(self.params.head, "head")
         if self.params.det != "none":
             self.check_formula(self.params.det, "det", ("head",))
+        elif self.params.quantified:
+            raise self.where("a bare DP (det: none) cannot be quantified", "quantified")
         head = f"({self.params.head}){self.distinct_clause(self.params.distinct)}"
         self.builder = DPBuilder(self, head, self.params.det, "head")
+        self.quantifier = None
+        if self.params.quantified:
+            self.check_formula(self.params.quantifiers, "quantifiers", ("head",))
+            self.quantifier = self.selector(f"D and ({QUANTIFIER_DET}) and ({self.params.quantifiers}) and "
+                                            f"agreement = head.agreement", "quantifiers", extra_slots=("head",))
 
     def sample(self, rng: random.Random, bindings: Bindings) -> DP | None:
+        if self.quantifier is not None and rng.random() < self.params.quantified:
+            head = self.builder.head.pick(rng, bindings)
+            if head is None:
+                return None
+            if head.category == "N":
+                det = self.quantifier.pick(rng, {**bindings, "head": head})
+                if det is not None:
+                    return DP(det, head)
+            return self.builder.build_with(rng, bindings, head)
         return self.builder.build(rng, bindings)
 
     def violations(self, value: Any, bindings: Bindings) -> list[str]:
+        det = value.parts["det"]
+        if self.quantifier is not None and isinstance(det, Word) and self.quantifier.holds(
+                det, {**bindings, "head": value.head}):
+            return self.builder.violations(DP(None, value.head), bindings)
         return self.builder.violations(value, bindings)
