@@ -107,7 +107,7 @@ def check_negation_scope(pair, b, lx) -> None:
 def check_passive(pair, b, lx) -> None:
     verb, wrong = b["verb"].head, b["wrong"]
     assert verb.get("passive") and "transitive" in verb.get("frames") and verb.get("vform") == "en"
-    assert wrong.get("strict_intransitive") and wrong.get("vform") == "en"
+    assert wrong.get("never_transitive") and not wrong.get("predicative_participle") and wrong.get("vform") == "en"
     assert b["verb"].parts["aux"].get("lemma") == "be"
 
 
@@ -169,7 +169,7 @@ def check_verb_swap(frame_good: str, wrong_feature: str) -> Callable:
 
 
 def check_drop_argument(pair, b, lx) -> None:
-    check_verb_swap("intransitive", "strict_transitive")(pair, b, lx)
+    check_verb_swap("intransitive", "obligatory_object")(pair, b, lx)
     assert "transitive" in b["verb"].head.get("frames")
 
 
@@ -314,12 +314,12 @@ def check_tough_raising(good_slot: str, bad_slot: str) -> Callable:
 
 
 def check_causative(pair, b, lx) -> None:
-    assert b["verb"].head.get("inchoative") and b["wrong"].get("strict_intransitive")
+    assert b["verb"].head.get("inchoative") and b["wrong"].get("never_transitive")
     assert b["wrong"].get("vform") == b["verb"].head.get("vform")
 
 
 def check_inchoative(pair, b, lx) -> None:
-    assert b["verb"].head.get("inchoative") and b["wrong"].get("strict_transitive")
+    assert b["verb"].head.get("inchoative") and b["wrong"].get("obligatory_object")
     assert not b["subj"].get("animate")
 
 
@@ -395,8 +395,8 @@ CHECKS: dict[str, Callable] = {
     "sentential_negation_npi_licensor_present": check_negation_licensor,
     "matrix_question_npi_licensor_present": check_matrix_question,
     "passive_2": check_passive,
-    "transitive": check_verb_swap("transitive", "strict_intransitive"),
-    "intransitive": check_verb_swap("intransitive", "strict_transitive"),
+    "transitive": check_verb_swap("transitive", "never_transitive"),
+    "intransitive": check_verb_swap("intransitive", "obligatory_object"),
     "drop_argument": check_drop_argument,
     "animate_subject_passive": check_animate_agent,
     "animate_subject_trans": check_animate_subject,
