@@ -42,7 +42,7 @@ SPELLING_EXCEPTIONS = frozenset({
     "outgrew", "outgrown", "outran", "overate", "overdid", "overgrew", "overwrote", "redid", "redone", "redrawn",
     "redrew", "reran", "retaken", "spokeswomen", "stepchildren",
     # verbs and listed verb forms of the obligatory_object / never_transitive additions
-    "waddle", "oink", "meow", "outwitted", "outwitting", "outbidding", "mislaid", "rebutting", "frolicked",
+    "waddle", "oink", "meow", "outwitted", "outwitting", "outbidding", "mislaid", "rebutting", "frolicked", "unclogging", "mislabeled", "entrapped", "entrapping", "blacklist", "debone", "interring",
     # listed -os plurals (inflect gives egoes, tuxedoes, banjoes); the corpora use neither spelling
     "egos", "tuxedos", "banjos",
     # listed stress-final doublings the corpora happen not to use
