@@ -43,6 +43,7 @@ SPELLING_EXCEPTIONS = frozenset({
     "redrew", "reran", "retaken", "spokeswomen", "stepchildren",
     # verbs and listed verb forms of the obligatory_object / never_transitive additions
     "waddle", "oink", "meow", "outwitted", "outwitting", "outbidding", "mislaid", "rebutting", "frolicked", "unclogging", "mislabeled", "entrapped", "entrapping", "blacklist", "debone", "interring",
+    "regrew", "regrown", "underwrote", "underwritten", "befallen", "forswore", "outswam", "outswum", "outswimming",
     # listed -os plurals (inflect gives egoes, tuxedoes, banjoes); the corpora use neither spelling
     "egos", "tuxedos", "banjos",
     # listed stress-final doublings the corpora happen not to use
@@ -480,3 +481,33 @@ def test_lexicon_data_word_classes_page_is_current() -> None:
     page = Path(__file__).resolve().parents[2] / "docs" / "verb-classes.md"
     assert page.read_text(encoding="utf-8") == render_word_classes(load_lexicon()), \
         "docs/verb-classes.md is stale: run `python -m blimpgen.vocab.classes -o docs/verb-classes.md`"
+
+
+# Person nouns said of either sex, though some look gendered: none may carry gender, which is
+# what gender contrasts rely on ("the chairman / minister was kicking herself" is fine).
+COMMON_GENDER = ("chairman", "spokesman", "congressman", "foreman", "layman", "seaman", "fisherman", "cameraman",
+                 "craftsman", "gunman", "statesman", "tradesman", "workman", "countryman", "groom", "knight",
+                 "witch", "minister", "doctor", "nurse", "teacher", "pilot", "lawyer", "soldier", "host", "hero",
+                 "actor", "waiter", "poet", "heir", "sibling", "cousin", "parent", "child")
+
+
+@pytest.mark.parametrize("lemma", COMMON_GENDER)
+def test_lexicon_data_common_gender_nouns_have_no_gender(lexicon, lemma) -> None:
+    words = lexicon.filter(f"N and lemma={lemma}")
+    assert words, f"{lemma} is not in the lexicon: update COMMON_GENDER"
+    assert all(w.get("gender") is None for w in words), f"{lemma} may refer to either sex"
+
+
+def test_lexicon_data_gendered_nouns_are_listed_together(lexicon) -> None:
+    """Every noun with gender m/f sits in the 'lexically gendered people' section of nouns.tsv (or
+    is a gendered relative), so a reviewer reads the whole class in one place."""
+    gendered = [x for x in ours(lexicon) if x.category == "N" and x.features.get("gender") in ("m", "f")]
+    text = (Path(lexicon_files_dir()) / "nouns.tsv").read_text(encoding="utf-8").splitlines()
+    section_end = next(i for i, line in enumerate(text, 1) if line.startswith("# ---- gendered in form but"))
+    stray = [f"{x.lemma} ({x.source.line})" for x in gendered
+             if x.source.line > section_end and not x.features.get("relational") and x.lemma != "guy"]
+    assert not stray, stray
+
+
+def lexicon_files_dir() -> Path:
+    return Path(__file__).resolve().parents[2] / "src" / "blimpgen" / "vocab" / "data" / "lexicon"
