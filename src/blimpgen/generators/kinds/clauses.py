@@ -12,10 +12,11 @@ import random
 from typing import Any, Literal
 
 from blimpgen.generators.kinds.base import Bindings, Params, Phrase, SlotKind
-from blimpgen.generators.kinds.phrases import FRAMES, ArgsKind, DPKind
+from blimpgen.generators.kinds.phrases import DEFAULT_DET, FRAMES, ArgsKind, DPKind
 from blimpgen.generators.kinds.verbs import PATTERNS, VerbGroupKind
 
 SUBJECT, VERB = "__subject", "__verb"
+NOT_THAT = f"({DEFAULT_DET}) and text != that"
 
 
 class Clause(Phrase):
@@ -53,7 +54,9 @@ class ClauseKind(SlotKind):
             raise self.where("depth must be between 0 and 3", "depth")
         frames = tuple(f for f in p.frames if f != "that_clause" or p.depth > 0)
         inner = (self.name, self.params, self.lexicon, self.earlier, self.where)
-        self.subject = DPKind(f"{self.name}.subject", DPKind.Params(head=p.subject), *inner[2:])
+        # A clause always follows the complementizer "that", so its subject never takes the
+        # demonstrative "that" ("... that that child had left").
+        self.subject = DPKind(f"{self.name}.subject", DPKind.Params(head=p.subject, det=NOT_THAT), *inner[2:])
         self.verb = VerbGroupKind(
             f"{self.name}.verb",
             VerbGroupKind.Params(verb=f"({p.verb}) and frames={','.join(frames)}", subject=SUBJECT,
