@@ -265,8 +265,11 @@ def expand(lexeme: Lexeme, flags: tuple[str, ...] = ()) -> list[Word]:
         plural = feats.get("plural")
         if plural is None:
             plural, kind = morphology.plural_noun(text), "regular"
+        elif plural == text:
+            kind = "invariant"
         else:
-            kind = "invariant" if plural == text else "irregular"
+            # A listed -s/-es/-ies plural only fixes a spelling inflect gets wrong (egos, not egoes).
+            kind = "regular" if plural in morphology.suffixed_plurals(text) else "irregular"
         feats["plural_type"] = kind
         return [Word(f"{base}:sg", text, lexeme, {**feats, "number": "sg", "agreement": frozenset({"sg"})}),
                 Word(f"{base}:pl", plural, lexeme, {**feats, "number": "pl", "agreement": frozenset({"pl"})})]
@@ -274,10 +277,6 @@ def expand(lexeme: Lexeme, flags: tuple[str, ...] = ()) -> list[Word]:
         feats.update(number="sg", person="3")
         return [Word(f"{base}:sg", text, lexeme, feats)]
     if cat == "V":
-        frames = feats.get("frames", frozenset())
-        with_object = frames - {"intransitive"}
-        feats["strict_transitive"] = "transitive" in frames and "intransitive" not in frames
-        feats["strict_intransitive"] = "intransitive" in frames and not with_object
         past = feats.get("past") or morphology.regular_past(text)
         en = feats.get("en") or past
         feats["distinct_en"] = en != past

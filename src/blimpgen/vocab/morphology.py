@@ -53,6 +53,17 @@ def plural_noun(lemma: str) -> str:
     return found
 
 
+def suffixed_plurals(lemma: str) -> set[str]:
+    """The plurals plain suffixation allows (cats, boxes, potatoes/potatos, cities): a listed plural
+    among them is a regular one whose spelling inflect gets wrong (egos, tuxedos), not an irregular one."""
+    forms = {lemma + "s"}
+    if re.search(r"(s|x|z|ch|sh|o)$", lemma):
+        forms.add(lemma + "es")
+    if re.search(r"[^aeiou]y$", lemma):
+        forms.add(lemma[:-1] + "ies")
+    return forms
+
+
 def indefinite_article(word: str) -> str:
     """``a`` or ``an`` for the word that follows (an apple, a university, an hour), via inflect."""
     first = word.split(" ", 1)[0]

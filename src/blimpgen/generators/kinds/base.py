@@ -12,7 +12,6 @@ and the filtered list is cached under that key. Words are uniform within a candi
 from __future__ import annotations
 
 import random
-from array import array
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
@@ -21,7 +20,7 @@ from pydantic import BaseModel, ConfigDict
 
 from blimpgen.errors import SpecError
 from blimpgen.vocab import query
-from blimpgen.vocab.index import positions
+from blimpgen.vocab.index import nth_set_bit, positions
 from blimpgen.vocab.lexeme import Word
 from blimpgen.vocab.lexicon import Lexicon
 
@@ -89,7 +88,7 @@ class Selector:
     :mod:`blimpgen.vocab.index`, which caches the costly parts - formulas by text, ``takes``
     by the features that matter - with bounded keys), so a pick costs a few big-integer
     operations. A pick is uniform over the candidates: a few rejection draws from the base,
-    then an exact draw from the enumerated bitset.
+    then an exact draw of the n-th candidate (``nth_set_bit``), with no candidate lists kept.
 
     Args:
         lexicon: the lexicon to select from.
@@ -102,7 +101,6 @@ class Selector:
     """
 
     REJECTION_DRAWS = 12
-    LIST_CACHE_LIMIT = 64  # enumerated candidate lists kept for sparse results (compact arrays)
 
     def __init__(self, lexicon: Lexicon, formula: str, slots: list[str],
                  where: Callable[[str], SpecError]) -> None:
@@ -123,7 +121,6 @@ class Selector:
         self.base: list[int] = positions(self.base_bits)
         self.dynamic = [(c, query.refs(c)) for c in dynamic]
         self.predicate = query.compile_formula(node, lexicon.categories)
-        self._lists: dict[int, array] = {}
 
     def _bits(self, bindings: Bindings) -> int:
         bits = self.base_bits
@@ -152,12 +149,8 @@ class Selector:
             i = base[rng.randrange(len(base))]
             if bits >> i & 1:
                 return words[i]
-        found = self._lists.get(bits)
-        if found is None:
-            if len(self._lists) >= self.LIST_CACHE_LIMIT:
-                self._lists.clear()
-            found = self._lists[bits] = array("i", positions(bits))
-        return words[found[rng.randrange(len(found))]]
+        # The same draw as indexing the sorted candidate positions, without enumerating them.
+        return words[nth_set_bit(bits, rng.randrange(bits.bit_count()))]
 
     def holds(self, word: Any, bindings: Bindings) -> bool:
         """Evaluate the whole formula afresh with the reference closures (no bitsets, no caches):

@@ -19,6 +19,7 @@ from blimpgen.generators.kinds.phrases import DEFAULT_DET, DP, NEGATED_OBJECT_DE
 from blimpgen.generators.kinds.verbs import PATTERNS, VerbGroupKind
 
 SUBJECT, VERB = "__subject", "__verb"
+NOT_THAT = f"({DEFAULT_DET}) and text != that"
 
 
 class Args(Phrase):
@@ -189,8 +190,10 @@ class ClauseKind(SlotKind):
             raise self.where("depth must be between 0 and 3", "depth")
         frames = tuple(f for f in p.frames if f != "that_clause" or p.depth > 0)
         inner = (self.name, self.params, self.lexicon, self.earlier, self.where)
-        self.subject = DPKind(f"{self.name}.subject", DPKind.Params(head=p.subject, quantified=p.quantified),
-                              *inner[2:])
+        # A clause always follows the complementizer "that", so its subject never takes the
+        # demonstrative "that" ("... that that child had left").
+        self.subject = DPKind(f"{self.name}.subject",
+                              DPKind.Params(head=p.subject, det=NOT_THAT, quantified=p.quantified), *inner[2:])
         self.verb = VerbGroupKind(
             f"{self.name}.verb",
             VerbGroupKind.Params(verb=f"({p.verb}) and frames={','.join(frames)}", subject=SUBJECT,
