@@ -68,6 +68,8 @@ def test_plausibility_links_come_from_slot_parameters() -> None:
     assert Link("adj", "arg1", "noun") in links  # takes(arg1, noun)
     negated, = slot_links(load_paradigms(["animate_subject_trans"])[0])
     assert not [link for link in negated if link.argument == "inanimate"]  # not fits(verb.arg1) is no link
+    contrast, = slot_links(load_paradigms(["transitive"])[0])
+    assert not [link for link in contrast if link.predicate == "wrong"]  # printed only in the bad sentence
 
 
 def test_plausibility_audit_counts_every_event(lexicon) -> None:
@@ -107,6 +109,8 @@ def test_plausibility_evidence_file(tmp_path: Path) -> None:
     assert evidence.attested("eat", "arg2", "food") == 7
     assert evidence.attested("eat", "arg2", "animal:pet") == 2  # a sublabel counts its class
     assert evidence.attested("eat", "arg2", "tool") == 0
+    path.write_text("see\targ1\t*\t9\nsee\targ1\tperson\t4\n")
+    assert Evidence.read(path).attested("see", "arg1", "name") == 4  # a first name counts as a person
     path.write_text("eat\targ9\tfood\t7\n")
     with pytest.raises(BlimpgenError, match="evidence.tsv:1: expected"):
         Evidence.read(path)

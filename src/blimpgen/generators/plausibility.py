@@ -99,13 +99,27 @@ def agency(text: str) -> int:
     return AGENCY["thing"]
 
 
+def good_slots(body: Any) -> set[str]:
+    """Slots the acceptable sentence prints (a slot used only in the bad one, such as the wrong
+    verb of an argument-structure contrast, describes no event anyone is asked to accept)."""
+    import jinja2
+    from jinja2 import meta
+
+    source = body.variant.templates().get("sentence_good")
+    if not source:
+        return {name for name, _ in body.slots}
+    return set(meta.find_undeclared_variables(jinja2.Environment().parse(source)))
+
+
 def slot_links(paradigm: Paradigm) -> list[list[Link]]:
-    """The predicate-argument links each body (variant) of a paradigm declares."""
+    """The predicate-argument links each body (variant) of a paradigm declares, between slots
+    the acceptable sentence prints."""
     from blimpgen.generators.kinds.phrases import ArgsKind
     from blimpgen.generators.kinds.verbs import VerbGroupKind
 
     out = []
     for body in paradigm.bodies:
+        printed = good_slots(body)
         links: list[Link] = []
         for name, kind in body.slots:
             params = kind.params
@@ -118,7 +132,8 @@ def slot_links(paradigm: Paradigm) -> list[list[Link]]:
                     continue
                 links += [Link(name, role, arg) for neg, role, arg in TAKES_RE.findall(value) if not neg]
                 links += [Link(pred, role, name) for neg, pred, role in FITS_RE.findall(value) if not neg]
-        out.append(list(dict.fromkeys(links)))
+        out.append([link for link in dict.fromkeys(links)
+                    if link.predicate.split(".")[0] in printed and link.argument.split(".")[0] in printed])
     return out
 
 
@@ -169,8 +184,9 @@ def _nested(value: Any) -> Iterator[Event]:
                 yield from _nested(part)
 
 
-def events(links: list[Link], bindings: dict) -> list[Event]:
-    """The events of one set of bindings, given its body's links."""
+def events(links: list[Link], bindings: dict, printed: set[str] | None = None) -> list[Event]:
+    """The events of one set of bindings, given its body's links (and the slots the good
+    sentence prints, whose clauses are searched for nested events)."""
     by_predicate: dict[str, dict[str, Word]] = {}
     for link in links:
         argument = _head(_value(bindings, link.argument))
@@ -178,8 +194,9 @@ def events(links: list[Link], bindings: dict) -> list[Event]:
             by_predicate.setdefault(link.predicate, {}).setdefault(link.role, argument)
     out = [Event(_head(_value(bindings, p)), tuple(sorted(arguments.items())))
            for p, arguments in by_predicate.items()]
-    for value in bindings.values():
-        out += list(_nested(value))
+    for name, value in bindings.items():
+        if printed is None or name in printed:
+            out += list(_nested(value))
     return out
 
 
@@ -216,6 +233,8 @@ class Evidence:
         predicate is not seen often enough in that role (5 times) for a zero to mean anything."""
         if text == "-" or self.counts.get((predicate, role, "*"), 0) < 5:
             return None
+        if text == "name":  # the corpora count common nouns; a first name is a person
+            text = "person"
         return self.counts.get((predicate, role, text), 0) + (
             self.counts.get((predicate, role, text.split(":")[0]), 0) if ":" in text else 0)
 
@@ -256,10 +275,12 @@ def audit_plausibility(paradigm: Paradigm, n: int = 1000, seed: int = 0) -> Plau
     """Generate up to ``n`` pairs and count their events; a shortfall is recorded, not raised."""
     result = PlausibilityResult(paradigm.uid)
     links = slot_links(paradigm)
+    printed = [good_slots(body) for body in paradigm.bodies]
     try:
         for _, bindings in generate_with_bindings(paradigm, n, seed):
             result.pairs += 1
-            found = events(links[bindings.get("#branch", 0)], bindings)
+            branch = bindings.get("#branch", 0)
+            found = events(links[branch], bindings, printed[branch])
             for event in found:
                 key = event.key()
                 result.combinations[key] += 1
