@@ -99,16 +99,17 @@ def agency(text: str) -> int:
     return AGENCY["thing"]
 
 
-def good_slots(body: Any) -> set[str]:
+def good_slots(body: Any, lexicon: Any) -> set[str]:
     """Slots the acceptable sentence prints (a slot used only in the bad one, such as the wrong
     verb of an argument-structure contrast, describes no event anyone is asked to accept)."""
-    import jinja2
     from jinja2 import meta
+
+    from blimpgen.grammar.templates import make_environment
 
     source = body.variant.templates().get("sentence_good")
     if not source:
         return {name for name, _ in body.slots}
-    return set(meta.find_undeclared_variables(jinja2.Environment().parse(source)))
+    return set(meta.find_undeclared_variables(make_environment(lexicon).parse(source)))
 
 
 def slot_links(paradigm: Paradigm) -> list[list[Link]]:
@@ -119,7 +120,7 @@ def slot_links(paradigm: Paradigm) -> list[list[Link]]:
 
     out = []
     for body in paradigm.bodies:
-        printed = good_slots(body)
+        printed = good_slots(body, paradigm.lexicon)
         links: list[Link] = []
         for name, kind in body.slots:
             params = kind.params
@@ -275,7 +276,7 @@ def audit_plausibility(paradigm: Paradigm, n: int = 1000, seed: int = 0) -> Plau
     """Generate up to ``n`` pairs and count their events; a shortfall is recorded, not raised."""
     result = PlausibilityResult(paradigm.uid)
     links = slot_links(paradigm)
-    printed = [good_slots(body) for body in paradigm.bodies]
+    printed = [good_slots(body, paradigm.lexicon) for body in paradigm.bodies]
     try:
         for _, bindings in generate_with_bindings(paradigm, n, seed):
             result.pairs += 1
