@@ -45,6 +45,7 @@ class FeatureIndex:
         self._takes: dict[tuple[str, tuple], int] = {}
         self._groups: dict[str, list[tuple[str, int]]] = {}
         self._mentioned: dict[str, tuple[str, ...]] = {}
+        self._bytes: dict[str, list[tuple[bytes, int]]] = {}
 
     def values(self, feature: str) -> tuple[dict[Any, int], int]:
         """(value -> bitset of words with it, bitset of words lacking the feature)."""
@@ -154,15 +155,30 @@ class FeatureIndex:
             found = 0
             head = getattr(other, "head", other)  # a phrase is judged by its head word
             position = getattr(head, "position", -1)
-            for formula, bits in groups:
-                if position >= 0:
-                    accepted = self.formula(formula) >> position & 1
-                else:
-                    accepted = query.evaluate(formula, other, self.categories)
-                if accepted:
-                    found |= bits
+            if position >= 0:
+                # Restrictions that list lemmas make the key nearly one per word, so the test
+                # per formula must be cheap: a byte lookup, not a shift of a lexicon-wide int.
+                byte, mask = position >> 3, 1 << (position & 7)
+                for data, bits in self._group_bytes(feature, groups):
+                    if byte < len(data) and data[byte] & mask:
+                        found |= bits
+            else:
+                for formula, bits in groups:
+                    if query.evaluate(formula, other, self.categories):
+                        found |= bits
             self._takes[key] = found
         return found
+
+    def _group_bytes(self, feature: str, groups: list[tuple[str, int]]) -> list[tuple[bytes, int]]:
+        """Each formula's bitset as little-endian bytes, with the words whose formula it is."""
+        found = self._bytes.get(feature)
+        if found is None:
+            found = self._bytes[feature] = [(_to_bytes(self.formula(formula)), bits) for formula, bits in groups]
+        return found
+
+
+def _to_bytes(bits: int) -> bytes:
+    return bits.to_bytes((bits.bit_length() + 7) // 8, "little")
 
 
 def _bits(indices: list[int]) -> int:
