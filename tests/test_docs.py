@@ -78,3 +78,14 @@ def test_docs_audit_is_current() -> None:
     results = [audit_paradigm(p, 1000, 0) for p in load_paradigms()]
     assert (DOCS / "audit.md").read_text(encoding="utf-8") == render_markdown(results, 1000, 0, 0.9), \
         "docs/audit.md is stale: run `blimpgen audit --all --markdown -o docs/audit.md`"
+
+
+@pytest.mark.slow
+def test_docs_plausibility_is_current() -> None:
+    """Slow (generates 1,000 pairs of every paradigm): run with --slow."""
+    from blimpgen.generators.generate import load_paradigms
+    from blimpgen.authoring.plausibility import audit_plausibility, render_markdown
+
+    results = [audit_plausibility(p, 1000, 0) for p in load_paradigms()]
+    assert (DOCS / "plausibility.md").read_text(encoding="utf-8") == render_markdown(results, 1000, 0), \
+        "docs/plausibility.md is stale: run `blimpgen audit --plausibility --all --markdown -o docs/plausibility.md`"

@@ -17,9 +17,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from blimpgen.generators.check import allowed_tokens
+from blimpgen.generators.paradigm import allowed_tokens
 from blimpgen.generators.generate import generate, generate_with_bindings, load_paradigms
-from blimpgen.generators.jsonl import dumps_pair
+from blimpgen.records.jsonl import dumps_record as dumps_pair
 from blimpgen.grammar import load_shipped_specs
 from blimpgen.vocab import load_lexicon
 

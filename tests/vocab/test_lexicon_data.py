@@ -255,6 +255,113 @@ def test_lexicon_data_people_are_human_and_gender_is_lexical(lexicon):
     assert not bad, "\n".join(bad)
 
 
+# Finer semantic features refine one class each (features.yaml): a value on another class is a slip.
+SEMANTIC_FEATURE_CLASSES = {
+    "occupation": {"person"}, "age": {"person", "animal"}, "taxon": {"animal"}, "domestic": {"animal"},
+    "event_type": {"event"}, "concept": {"abstract"}, "content": {"document", "art"},
+}
+
+
+@pytest.mark.parametrize("feature", sorted(SEMANTIC_FEATURE_CLASSES))
+def test_lexicon_data_semantic_features_refine_their_class(lexicon, feature):
+    allowed = SEMANTIC_FEATURE_CLASSES[feature]
+    bad = [x.lemma for x in ours(lexicon)
+           if x.category == "N" and feature in x.features and not x.features["class"] & allowed]
+    assert not bad, f"{feature} outside {sorted(allowed)}: {bad}"
+
+
+def test_lexicon_data_semantic_features_cover_their_class(lexicon):
+    """Every event has an event_type, every abstract noun a concept, every animal but the
+    category words (animal, creature, insect...) a taxon; animal ages are only baby."""
+    nouns = [x for x in ours(lexicon) if x.category == "N"]
+    assert [x.lemma for x in nouns if "event" in x.features["class"] and "event_type" not in x.features] == []
+    assert [x.lemma for x in nouns if "abstract" in x.features["class"] and "concept" not in x.features] == []
+    animals = [x for x in nouns if "animal" in x.features["class"]]
+    untaxed = [x.lemma for x in animals if "taxon" not in x.features]
+    assert len(untaxed) <= 12, untaxed
+    assert [x.lemma for x in animals if x.features.get("age") not in (None, "baby")] == []
+    assert [x.lemma for x in nouns if x.features.get("force") and x.features.get("animate")] == []
+
+
+def test_lexicon_data_every_abstract_or_event_cause_is_marked(lexicon):
+    """Psych verbs take things as causes only through stimulus: a few hundred nouns, not classes."""
+    marked = [x for x in ours(lexicon) if x.category == "N" and x.features.get("stimulus")]
+    assert 250 <= len(marked) <= 700, len(marked)
+
+
+def _noun(lexicon, lemma):
+    return next(w for w in lexicon.category("N") if w.lemma == lemma and w.get("number") in ("sg", None))
+
+
+def _verb(lexicon, lemma):
+    return next(x for x in lexicon.lexemes if x.category == "V" and x.lemma == lemma)
+
+
+def test_lexicon_data_agents_are_animate_or_named(lexicon):
+    """A deliberate act has a living, institutional or collective doer; the few things that
+    also do it (a truck carries, snow blocks a road) are named by lemma, never a whole class."""
+    categories = lexicon.categories
+    things = [w for w in lexicon.category("N") if w.get("number") in ("sg", None) and not w.get("animate")
+              and not w.get("class") & {"institution", "group"}]
+    bad = []
+    for x in ours(lexicon):
+        if x.category == "V" and x.features.get("agentive") and "arg1" in x.features:
+            taken = [w.lemma for w in things if query.evaluate(x.features["arg1"], w, categories)]
+            if len(taken) > 40:
+                bad.append(f"{x.lemma}: {len(taken)} inanimate subjects, e.g. {taken[:5]}")
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize(("verb", "role", "rejected", "accepted"), [
+    ("hire", "arg1", ["baby", "toddler", "child", "giraffe"], ["manager", "company"]),
+    ("marry", "arg1", ["baby", "child", "teenager"], ["teacher", "widow"]),
+    ("sue", "arg1", ["baby", "kid", "moth"], ["lawyer", "company"]),
+    ("govern", "arg1", ["seamstress", "baby"], ["king", "mayor"]),
+    ("arrest", "arg1", ["businesswoman", "priest"], ["sheriff", "policeman"]),
+    ("surprise", "arg1", ["pineapple", "microwave", "noodle", "moth", "tradition"], ["news", "explosion", "teacher"]),
+    ("excite", "arg1", ["pineapple", "hypothesis", "footnote"], ["concert", "puppy"]),
+    ("threaten", "arg1", ["tradition", "pineapple"], ["storm", "gunman"]),
+    ("resemble", "arg1", ["paintbrush", "tag", "nose", "icicle"], ["boy", "sister"]),
+    ("resemble", "arg2", ["hillside", "projector", "skunk"], ["father", "actress"]),
+    ("contain", "arg1", ["mattress", "purse", "canyon"], ["box", "drawer"]),
+    ("demonstrate", "arg1", ["biography"], ["scientist"]),
+    ("hope", "arg1", ["bank", "baby"], ["farmer"]),
+    ("eat", "arg1", ["giraffe", "moth"], ["boy", "dog", "goat"]),
+    ("motivate", "arg1", ["moth", "hypothesis"], ["coach", "speech"]),
+    ("pledge", "arg1", ["infant"], ["senator"]),
+    ("rob", "arg1", ["rabbi"], ["thief"]),
+    ("lend", "arg2", ["basket", "turbine"], ["book", "umbrella"]),
+    ("lengthen", "arg2", ["cemetery"], ["dress", "meeting"]),
+])
+def test_lexicon_data_restrictions_fit_events_that_happen(lexicon, verb, role, rejected, accepted):
+    formula = _verb(lexicon, verb).features[role]
+    for lemma in rejected:
+        assert not query.evaluate(formula, _noun(lexicon, lemma), lexicon.categories), (verb, role, lemma)
+    for lemma in accepted:
+        assert query.evaluate(formula, _noun(lexicon, lemma), lexicon.categories), (verb, role, lemma)
+
+
+@pytest.mark.parametrize(("adjective", "rejected", "accepted"), [
+    ("sure", ["foreman"], ["sign"]), ("curly", ["boxer"], ["hair"]), ("dry", ["twin"], ["towel"]),
+    ("comfortable", ["doorman"], ["chair"]), ("vital", ["party"], ["role"]), ("haunted", ["chairman"], ["house"]),
+    ("fun", ["vegetarian"], ["game"]), ("expensive", ["crime"], ["car"]), ("edible", ["loaf"], ["mushroom"]),
+    ("skilled", ["nobleman", "baby"], ["carpenter"]), ("elderly", ["toddler"], ["man"]),
+])
+def test_lexicon_data_adjectives_describe_fitting_nouns(lexicon, adjective, rejected, accepted):
+    formula = next(x for x in lexicon.lexemes if x.category == "A" and x.lemma == adjective).features["arg1"]
+    for lemma in rejected:
+        assert not query.evaluate(formula, _noun(lexicon, lemma), lexicon.categories), (adjective, lemma)
+    for lemma in accepted:
+        assert query.evaluate(formula, _noun(lexicon, lemma), lexicon.categories), (adjective, lemma)
+
+
+def test_lexicon_data_wild_animals_act_only_as_animals(lexicon):
+    giraffe = _noun(lexicon, "giraffe")
+    verbs = [x.lemma for x in ours(lexicon) if x.category == "V" and "transitive" in x.features.get("frames", ())
+             and "arg1" in x.features and query.evaluate(x.features["arg1"], giraffe, lexicon.categories)]
+    assert len(verbs) <= 20, verbs
+
+
 def test_lexicon_data_relational_nouns_say_what_follows_of(lexicon):
     bad = [x.lemma for x in ours(lexicon)
            if x.category == "N" and bool(x.features.get("relational")) != ("arg1" in x.features)]

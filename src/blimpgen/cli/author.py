@@ -49,21 +49,41 @@ def new_command(uid: str, phenomenon: str, field_name: str | None, folder: str) 
 @click.option("--markdown", is_flag=True, help="A Markdown table (for docs/audit.md).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write here; stdout when omitted.")
 @click.option("--fail-on-flag", is_flag=True, help="Exit 1 when any paradigm is flagged.")
+@click.option("--plausibility", is_flag=True,
+              help="Instead of shallow cues, count the subject x predicate x object classes the sampler produces, "
+                   "least plausible first.")
+@click.option("--evidence", type=click.Path(exists=True, dir_okay=False),
+              help="With --plausibility: corpus co-occurrence counts (tools/lexicon/count_cooccurrence.py) to mark "
+                   "unattested combinations.")
+@click.option("--top", type=click.IntRange(1, 10_000), default=25, show_default=True,
+              help="With --plausibility: combinations listed per paradigm.")
 @paradigm_path_option
 @lexicon_overlay_option
 def audit_command(uids: tuple[str, ...], all_paradigms: bool, n: int, seed: int, threshold: float, markdown: bool,
-                  output: str | None, fail_on_flag: bool, paradigm_paths: tuple[str, ...],
-                  overlays: tuple[str, ...]) -> None:
-    """Report shallow cues (exclusive words, length, frequency, bag of words) per paradigm."""
+                  output: str | None, fail_on_flag: bool, plausibility: bool, evidence: str | None, top: int,
+                  paradigm_paths: tuple[str, ...], overlays: tuple[str, ...]) -> None:
+    """Report shallow cues (exclusive words, length, frequency, bag of words) per paradigm, or with
+    --plausibility the verb/adjective argument classes its acceptable sentences use."""
     from blimpgen._io import atomic_writer
     from blimpgen.authoring.audit import audit_catalog, render_markdown, render_text
     from blimpgen.generators.catalog import Catalog
 
     if all_paradigms == bool(uids):
         raise click.UsageError("give UID (one or more) or --all")
-    results = audit_catalog(Catalog.from_environment(paradigm_paths, overlays), None if all_paradigms else uids,
-                            n, seed, threshold)
-    text = render_markdown(results, n, seed, threshold) if markdown else render_text(results)
+    if evidence and not plausibility:
+        raise click.UsageError("--evidence goes with --plausibility")
+    catalog = Catalog.from_environment(paradigm_paths, overlays)
+    if plausibility:
+        from blimpgen.authoring import plausibility as plaus
+
+        counts = plaus.Evidence.read(evidence) if evidence else plaus.Evidence()
+        found = plaus.plausibility_catalog(catalog, None if all_paradigms else uids, n, seed)
+        text = (plaus.render_markdown(found, n, seed, counts) if markdown
+                else plaus.render_text(found, counts, top))
+        results = []
+    else:
+        results = audit_catalog(catalog, None if all_paradigms else uids, n, seed, threshold)
+        text = render_markdown(results, n, seed, threshold) if markdown else render_text(results)
     if output is None:
         click.echo(text, nl=False)
     else:
