@@ -138,7 +138,7 @@ def test_controls_are_reported_beside_their_suites_never_averaged_in(generated, 
         judged = [r["correct"] for r in records if r["UID"] == uid and r["control"] == control]
         return sum(judged) / len(judged)
 
-    specs = load_shipped_probes()
+    specs = load_shipped_specs(ProbeSpec)
     by_phenomenon: dict[str, list[str]] = {}
     for uid in SUITES:
         by_phenomenon.setdefault(specs[uid].spec.linguistics_term, []).append(uid)

@@ -187,12 +187,12 @@ def with_no_language(probes, uid: str, n: int = 60) -> list[tuple[ProbeItem, Pro
     return list(zip(made[0::2], made[1::2]))
 
 
-NO_LANGUAGE_SUITES = [uid for uid in SUITES if "no_language" in load_shipped_probes()[uid].spec.controls]
+NO_LANGUAGE_SUITES = [uid for uid in SUITES if "no_language" in load_shipped_specs(ProbeSpec)[uid].spec.controls]
 
 
 def fixed_words(uid: str) -> tuple[str, ...]:
     """The candidates a suite writes as plain words (no template), in its order: the same on every item."""
-    spec = load_shipped_probes()[uid].spec
+    spec = load_shipped_specs(ProbeSpec)[uid].spec
     written = spec.candidates if spec.item == "multiple_choice" else [spec.good, spec.bad]
     return tuple(word for word in written if "{" not in word)
 

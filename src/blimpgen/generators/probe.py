@@ -53,6 +53,9 @@ class Probe:
         self.templates = {key: env.from_string(source) for key, source in self.spec.templates().items()}
         self.per_option = "option" in used_variables(self.spec.context)
         self.fixed_candidates = self._fixed_candidates()
+        self.controls: tuple[str, ...] = ("none",)
+        spec = self.spec
+        self.header = dict(UID=spec.uid, item_type=spec.item, field=spec.field, linguistics_term=spec.linguistics_term)
 
     def _fixed_candidates(self) -> tuple[str, ...]:
         """The candidates that are the same words on every item (templates that use no slot), in
@@ -61,9 +64,6 @@ class Probe:
         keys = ([("candidates", i) for i in range(len(spec.candidates or ()))] if spec.item == "multiple_choice"
                 else [("good",), ("bad",)])
         return tuple(self._text(key, {}) for key in keys if not used_variables(sources[key]))
-        self.controls: tuple[str, ...] = ("none",)
-        spec = self.spec
-        self.header = dict(UID=spec.uid, item_type=spec.item, field=spec.field, linguistics_term=spec.linguistics_term)
 
     def with_controls(self, controls: tuple[str, ...]) -> Probe:
         """This suite, each item followed by ``controls`` (in the order given; ``none`` is the item).
