@@ -95,8 +95,8 @@ def load_data(path: str) -> list[dict]:
 
 
 def run_blimpgen(model, tokenizer, pairs, dtype="float32", batch_tokens=None):
-    from blimpgen.evaluate.base import Query
-    from blimpgen.evaluate.scorers.hf_causal import CausalLMScorer
+    from blimpgen.evaluate.scoring.base import Query
+    from blimpgen.evaluate.scoring.scorers.hf_causal import CausalLMScorer
 
     scorer = CausalLMScorer(model, tokenizer, dtype=dtype, device="cpu", batch_tokens=batch_tokens)
     queries = [(Query("", p["sentence_good"]), Query("", p["sentence_bad"])) for p in pairs]

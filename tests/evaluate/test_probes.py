@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from blimpgen.errors import BlimpgenError
-from blimpgen.evaluate.base import BlankQuery, BlankScores, Query, QueryError, Scorer, TokenScores
+from blimpgen.evaluate.scoring.base import BlankQuery, BlankScores, Query, QueryError, Scorer, TokenScores
 from blimpgen.evaluate.probe_run import evaluate_probes, write_probe_results
 from blimpgen.evaluate.probes import ProbeOptions, evaluate_items, summarize_probes
-from blimpgen.evaluate.report import run_report
+from blimpgen.evaluate.reporting.report import run_report
 from blimpgen.evaluate.run import evaluate, write_results
-from blimpgen.evaluate.scorers.unigram import UnigramScorer
+from blimpgen.evaluate.scoring.scorers.unigram import UnigramScorer
 from blimpgen.records.item import ProbeItem
 from blimpgen.records.jsonl import dumps_record
 
@@ -195,7 +195,7 @@ def test_probes_top_k_not_applicable_is_counted():
 def masked():
     pytest.importorskip("torch")
     pytest.importorskip("transformers")
-    from blimpgen.evaluate.scorers.hf_masked import MaskedLMScorer
+    from blimpgen.evaluate.scoring.scorers.hf_masked import MaskedLMScorer
 
     tokenizer = make_tokenizer("wordlevel")
     model = make_bert(tokenizer)
@@ -206,7 +206,7 @@ def masked():
 def causal():
     pytest.importorskip("torch")
     pytest.importorskip("transformers")
-    from blimpgen.evaluate.scorers.hf_causal import CausalLMScorer
+    from blimpgen.evaluate.scoring.scorers.hf_causal import CausalLMScorer
 
     tokenizer = make_tokenizer("wordlevel")
     model = make_gpt2(tokenizer)
@@ -256,7 +256,7 @@ def test_probes_masked_blank_logprobs_top_k_and_ranks_equal_direct(masked):
 def test_probes_masked_multi_token_candidate_is_one_line_error():
     pytest.importorskip("torch")
     pytest.importorskip("transformers")
-    from blimpgen.evaluate.scorers.hf_masked import MaskedLMScorer
+    from blimpgen.evaluate.scoring.scorers.hf_masked import MaskedLMScorer
 
     tokenizer = make_tokenizer("bpe")
     scorer = MaskedLMScorer(make_bert(tokenizer), tokenizer)
@@ -285,7 +285,7 @@ def test_probes_masked_unknown_word_is_an_error_and_no_top_k_word(masked):
 def test_probes_masked_top_k_skips_multi_token_expected_words():
     pytest.importorskip("torch")
     pytest.importorskip("transformers")
-    from blimpgen.evaluate.scorers.hf_masked import MaskedLMScorer
+    from blimpgen.evaluate.scoring.scorers.hf_masked import MaskedLMScorer
 
     tokenizer = make_tokenizer("bpe")
     scorer = MaskedLMScorer(make_bert(tokenizer), tokenizer)

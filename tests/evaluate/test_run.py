@@ -10,7 +10,7 @@ import pytest
 
 from blimpgen.errors import BlimpgenError
 from blimpgen.evaluate.run import EvalOptions, evaluate, format_table, run_eval, write_results
-from blimpgen.evaluate.scorers.unigram import UnigramScorer
+from blimpgen.evaluate.scoring.scorers.unigram import UnigramScorer
 
 from .conftest import write_fixture
 

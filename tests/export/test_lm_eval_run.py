@@ -67,7 +67,7 @@ def _reference_logprobs(model_path: Path, sentences: list[str]) -> list[float]:
 
 def _blimpgen_eval(model_path: Path) -> dict[str, list[dict]]:
     """``blimpgen eval`` records per paradigm, in file order."""
-    from blimpgen.evaluate.registrations import make_scorer
+    from blimpgen.evaluate.scoring.registrations import make_scorer
     from blimpgen.evaluate.run import EvalOptions, evaluate
     from tests.export.conftest import FIXTURES
 

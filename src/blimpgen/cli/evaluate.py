@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import click
 
-from blimpgen.evaluate.methods import METHODS
+from blimpgen.evaluate.scoring.methods import METHODS
 from blimpgen.evaluate.metrics import TIE_POLICIES
 from blimpgen.evaluate.probes import PROBE_METHODS
-from blimpgen.evaluate.reductions import REDUCTIONS
+from blimpgen.evaluate.scoring.reductions import REDUCTIONS
 
 DTYPES = ("float32", "bfloat16", "float16", "auto")
 PLL_METRICS = ("original", "within-word-l2r")
@@ -88,7 +88,7 @@ def eval_command(model, scorer, data, out, method, reduction, tie, probe_method,
                                "[mc_accuracy].")
 def report_command(results, plots, human, out, metric) -> None:
     """Combine result folders into a models x phenomena table (probes: models x suites) and figures."""
-    from blimpgen.evaluate.report import run_report
+    from blimpgen.evaluate.reporting.report import run_report
 
     click.echo(run_report(results, plots=plots, human=human, out=out, metric=metric))
 
@@ -111,7 +111,7 @@ def ngram_group() -> None:
 @click.option("--cased", is_flag=True, help="Keep case (scoring must then use the same).")
 def ngram_train_command(corpus, output, order, discount, unk_cutoff, corpus_format, cased) -> None:
     """Train an interpolated Kneser-Ney model (nltk's estimator) and write it as ARPA."""
-    from blimpgen.evaluate.scorers.ngram import train_ngram_file
+    from blimpgen.evaluate.scoring.scorers.ngram import train_ngram_file
 
     model = train_ngram_file(corpus, output, order=order, discount=discount, unk_cutoff=unk_cutoff,
                              corpus_format=corpus_format, lowercase=not cased)

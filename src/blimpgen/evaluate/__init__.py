@@ -6,14 +6,14 @@ Importing this package imports neither torch nor nltk: model families load when 
 built.
 """
 
-from blimpgen.evaluate.base import BlankQuery, BlankScores, Query, Scorer, TokenScores
+from blimpgen.evaluate.scoring.base import BlankQuery, BlankScores, Query, Scorer, TokenScores
 from blimpgen.evaluate.probe_run import (
            ProbeResult,
            evaluate_probes,
            write_probe_results,
 )
 from blimpgen.evaluate.probes import ProbeOptions
-from blimpgen.evaluate.registrations import make_scorer, scorers
+from blimpgen.evaluate.scoring.registrations import make_scorer, scorers
 from blimpgen.evaluate.run import EvalOptions, EvalResult, evaluate, write_results
 
 __all__ = ["BlankQuery", "BlankScores", "EvalOptions", "EvalResult", "ProbeOptions", "ProbeResult", "Query", "Scorer",

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from blimpgen.errors import ResultError
-from blimpgen.evaluate.base import Scorer
+from blimpgen.evaluate.scoring.base import Scorer
 
 # A run of at least this many pairs (items) in which every one ties is refused: no working model
 # ties that often, but a broken one (an empty tokenizer, a truncated n-gram file) ties them all.

@@ -24,7 +24,7 @@ from typing import Any
 from blimpgen import __version__
 from blimpgen._io import atomic_writer, data_files
 from blimpgen.errors import DataError, OptionError
-from blimpgen.evaluate.base import Scorer
+from blimpgen.evaluate.scoring.base import Scorer
 from blimpgen.evaluate.distributed import distributed
 from blimpgen.evaluate.probes import (
     ProbeOptions,

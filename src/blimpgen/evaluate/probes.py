@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from blimpgen.errors import BlimpgenError, DataError, OptionError
-from blimpgen.evaluate.base import (
+from blimpgen.evaluate.scoring.base import (
     BlankQuery,
     BlankScores,
     Query,

@@ -32,13 +32,13 @@ from typing import TYPE_CHECKING, Any
 from blimpgen import __version__
 from blimpgen._io import atomic_writer, data_files
 from blimpgen.errors import DataError, OptionError
-from blimpgen.evaluate.base import QueryError, Scorer, TokenScores
+from blimpgen.evaluate.scoring.base import QueryError, Scorer, TokenScores
 from blimpgen.evaluate.checks import check_not_all_ties
 from blimpgen.evaluate.distributed import distributed, run_shards
-from blimpgen.evaluate.methods import check_method, make_queries, method_applies
+from blimpgen.evaluate.scoring.methods import check_method, make_queries, method_applies
 from blimpgen.evaluate.metrics import TIE_POLICIES, Outcome, judge, summarize
-from blimpgen.evaluate.reductions import check_reduction, reduce_scores
-from blimpgen.evaluate.scorers.unigram import UnigramModel, read_corpus_lines
+from blimpgen.evaluate.scoring.reductions import check_reduction, reduce_scores
+from blimpgen.evaluate.scoring.scorers.unigram import UnigramModel, read_corpus_lines
 from blimpgen.records.jsonl import file_holds_items, read_located
 from blimpgen.records.pair import MinimalPair
 
@@ -368,7 +368,7 @@ def run_eval(scorer_name: str, scorer_options: dict[str, Any], data: Sequence[st
     Raises:
         BlimpgenError: for bad options, data, model or tokenizer, before anything is written.
     """
-    from blimpgen.evaluate.registrations import make_scorer
+    from blimpgen.evaluate.scoring.registrations import make_scorer
 
     kind = data_kind(data)
     _check_kind_options(kind, options, probe_options)
