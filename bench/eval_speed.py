@@ -88,10 +88,10 @@ def synthetic_pairs(sentences: list[str], n: int, seed: int) -> list[dict]:
 
 
 def load_data(path: str) -> list[dict]:
-    from blimpgen.evaluate.run import load_pairs
+    from blimpgen.evaluate.runner import read_data
 
     return [{"sentence_good": p.sentence_good, "sentence_bad": p.sentence_bad, "UID": p.UID}
-            for p, _ in load_pairs(path)]
+            for p, _ in read_data(path).records]
 
 
 def run_blimpgen(model, tokenizer, pairs, dtype="float32", batch_tokens=None):

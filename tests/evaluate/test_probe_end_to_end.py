@@ -12,8 +12,8 @@ import pytest
 from blimpgen.grammar import ProbeSpec, load_shipped_specs
 from blimpgen.records.jsonl import read_items
 
-from .conftest import make_bert, make_gpt2
-from .test_cli_evaluate import run_cli
+from .tiny import make_bert, make_gpt2
+from .tiny import run_cli
 
 SUITES = sorted(load_shipped_specs(ProbeSpec))
 

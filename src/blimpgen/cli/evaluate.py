@@ -10,7 +10,7 @@ import click
 
 from blimpgen.evaluate.scoring.methods import METHODS
 from blimpgen.evaluate.metrics import TIE_POLICIES
-from blimpgen.evaluate.probes import PROBE_METHODS
+from blimpgen.evaluate.tasks.probes import PROBE_METHODS
 from blimpgen.evaluate.scoring.reductions import REDUCTIONS
 
 DTYPES = ("float32", "bfloat16", "float16", "auto")
@@ -25,18 +25,19 @@ PLL_METRICS = ("original", "within-word-l2r")
               help="BLiMP-schema JSONL file or folder of them, or of probe items (repeatable; one kind per run).")
 @click.option("--out", type=click.Path(file_okay=False),
               help="Folder for pairs.jsonl (items.jsonl for probes), results.json, results.csv.")
-@click.option("--method", type=click.Choice(list(METHODS)), default="full-sentence", show_default=True,
-              help="Pairs: BLiMP section 6.4 method.")
-@click.option("--reduction", type=click.Choice(REDUCTIONS), default="sum", show_default=True)
-@click.option("--tie", type=click.Choice(TIE_POLICIES), default="wrong", show_default=True,
-              help="How a tie between good and bad (probes: the answer and the best other candidate) counts.")
+@click.option("--method", type=click.Choice(list(METHODS)),
+              help="Pairs: BLiMP section 6.4 method [full-sentence].")
+@click.option("--reduction", type=click.Choice(REDUCTIONS), help="Pairs: sum, mean or slor [sum].")
+@click.option("--tie", type=click.Choice(TIE_POLICIES),
+              help="How a tie between good and bad (probes: the answer and the best other candidate) counts "
+                   "[wrong].")
 @click.option("--probe-method", type=click.Choice(list(PROBE_METHODS)),
               help="Probes, multiple choice: blank (softmax over the candidates at the blank) or sentence "
                    "(whole sentence with each candidate) [blank for hf-masked, else sentence].")
 @click.option("--top-k", "top_k", type=click.IntRange(min=1), multiple=True,
               help="Probes: k of a top-k accuracy (repeatable) [1 and 5].")
-@click.option("--sensitivity-margin", type=click.FloatRange(0, 1, max_open=True), default=0.01, show_default=True,
-              help="Probes: the P(good) - P(bad) margin of the second sensitivity measure.")
+@click.option("--sensitivity-margin", type=click.FloatRange(0, 1, max_open=True),
+              help="Probes: the P(good) - P(bad) margin of the second sensitivity measure [0.01].")
 @click.option("--first-token", type=click.Choice(["bos", "none"]),
               help="hf-causal: prepend BOS (EOS if none) so the first word is scored [bos].")
 @click.option("--pll", type=click.Choice(PLL_METRICS), help="hf-masked: PLL variant [within-word-l2r].")
@@ -54,26 +55,21 @@ def eval_command(model, scorer, data, out, method, reduction, tie, probe_method,
                  first_token, pll, ngram_model, unigram_corpus, dtype, device, device_map, batch_tokens, limit,
                  save_tokens, show_paradigms) -> None:
     """Score minimal pairs (or cloze probe items) with a language model and report accuracy like BLiMP."""
-    from blimpgen.evaluate.probes import ProbeOptions
-    from blimpgen.evaluate.run import (
-        EvalOptions,
-        format_table,
-        is_main_process,
-        run_eval,
-    )
+    from blimpgen.evaluate.distributed import is_main_process
+    from blimpgen.evaluate.runner import format_table, run_eval
 
     scorer_options = {"model": model, "first_token": first_token, "pll": pll, "ngram_model": ngram_model,
                       "dtype": dtype, "device": device, "device_map": device_map, "batch_tokens": batch_tokens}
     if scorer.split(".v")[0] == "unigram":
         scorer_options["corpus"] = unigram_corpus
     scorer_options = {k: v for k, v in scorer_options.items() if v is not None}
-    options = EvalOptions(method=method, reduction=reduction, tie=tie, unigram_corpus=unigram_corpus,
-                          limit=limit, save_tokens=save_tokens)
-    probe_options = ProbeOptions(probe_method=probe_method, top_k=tuple(top_k) or ProbeOptions().top_k,
-                                 margin=sensitivity_margin, tie=tie, limit=limit)
-    result = run_eval(scorer, scorer_options, data, out, options, show_progress=True, probe_options=probe_options)
+    given = {"method": method, "reduction": reduction, "tie": tie, "limit": limit, "save_tokens": save_tokens or None,
+             "probe_method": probe_method, "top_k": tuple(top_k) or None, "margin": sensitivity_margin,
+             "unigram_corpus": unigram_corpus if reduction == "slor" else None}
+    options = {key: value for key, value in given.items() if value is not None}
+    result = run_eval(scorer, scorer_options, data, out, options, show_progress=True)
     if is_main_process():
-        click.echo(format_table(result, paradigms=show_paradigms))
+        click.echo(format_table(result, detail=show_paradigms))
         if out:
             click.echo(f"results written to {out}/")
 

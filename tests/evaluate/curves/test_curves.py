@@ -1,60 +1,25 @@
-"""Learning curves (oLMpics protocol): head-only training, WS/MAX, the control's curve, and ``probe curve``.
+"""Learning curves (oLMpics protocol): head-only training, WS/MAX and the control's curve.
 
 The models are a tiny random BERT and GPT-2 built in-process and saved to a temporary folder, so
-the real ``from_pretrained`` path runs. The learnable task is the position of the blank
-(``[MASK] a b .`` -> yes, ``a b [MASK] .`` -> no): a frozen random encoder carries its own
-position embedding straight to the state at the blank through the residual stream, whereas
-what it carries of the other words depends on its random attention. The control's answers
-alternate whatever the context, with the blank always in the same place, so nothing can be learnt.
+the real ``from_pretrained`` path runs; the items are :mod:`.position_items` (``probe curve``
+itself is tested in ``tests/cli/test_probe_curve_cli.py``).
 """
 
 from __future__ import annotations
-
-import json
-import random
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
-from blimpgen.cli.probe import _int_list
-from blimpgen.errors import BlimpgenError
-from blimpgen.evaluate.curves.protocol import SIZES, Curve, Run, split_items, summarise, weights_for
-from blimpgen.evaluate.curves.runner import learning_curve
-from blimpgen.evaluate.curves.head import HeadTrainer, TrainOptions, find_head
-from blimpgen.records.item import ProbeItem
-from blimpgen.records.jsonl import dumps_record
+from blimpgen.errors import BlimpgenError, OptionError  # noqa: E402
+from blimpgen.evaluate.curves.head import HeadTrainer, TrainOptions, find_head  # noqa: E402
+from blimpgen.evaluate.curves.protocol import SIZES, Curve, Run, split_items, summarise, weights_for  # noqa: E402
+from blimpgen.evaluate.curves.runner import learning_curve  # noqa: E402
+from blimpgen.records.item import ProbeItem  # noqa: E402
 
-from ..conftest import make_bert, make_gpt2, make_tokenizer
-from ..test_cli_evaluate import run_cli
-
-FILLERS = [f"w{i}" for i in range(20)]
-VOCABULARY = " ".join([*FILLERS, "yes", "no", "."])
-FAST = {"epochs": 10, "lr": 1e-2, "batch_size": 8}
-HEAD = {"cls.predictions.bias", "cls.predictions.decoder.bias", "cls.predictions.transform.dense.weight",
-        "cls.predictions.transform.dense.bias", "cls.predictions.transform.LayerNorm.weight",
-        "cls.predictions.transform.LayerNorm.bias"}
-
-
-def position_items(n: int, seed: int, control: bool = False) -> list[ProbeItem]:
-    """Learnable: the answer says whether the blank comes first. Control: answers alternate, blank fixed."""
-    rng = random.Random(seed)
-    items = []
-    for i in range(n):
-        a, b = rng.sample(FILLERS, 2)
-        first = rng.random() < 0.5
-        if control:
-            context, answer = f"{a} [MASK] {b} .", ("yes", "no")[i % 2]
-        else:
-            context, answer = (f"[MASK] {a} {b} .", "yes") if first else (f"{a} {b} [MASK] .", "no")
-        items.append(ProbeItem(item_id=f"POS-{seed}-{i:05d}" + (".no_language" if control else ""), UID="POS",
-                               item_type="multiple_choice", context=context, candidates=("yes", "no"),
-                               answer=answer, control="no_language" if control else "none"))
-    return items
+from ..tiny import make_bert, make_gpt2, make_tokenizer  # noqa: E402
+from .position_items import FAST, HEAD, VOCABULARY, position_items  # noqa: E402
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -246,85 +211,14 @@ def test_curves_models_without_a_separable_head_are_errors(gpt2_dir, tokenizer):
 
 # --- blimpgen probe curve ----------------------------------------------------------------------
 
-def write_items(path: Path, items: list[ProbeItem]) -> str:
-    path.write_text("".join(dumps_record(item) + "\n" for item in items), encoding="utf-8")
-    return str(path)
 
-
-def test_cli_probe_curve_writes_json_csv_and_plot(bert_dir, tmp_path, capsys):
-    files = {name: write_items(tmp_path / f"{name}.jsonl", items) for name, items in [
-        ("train", position_items(40, 1)), ("held", position_items(40, 2)),
-        ("control", position_items(40, 3, True)), ("control_held", position_items(40, 4, True))]}
-    out, plot = tmp_path / "out", tmp_path / "curve.png"
-    code, stdout, err = run_cli(["probe", "curve", "--model", bert_dir, "--train", files["train"],
-                                 "--eval", files["held"], "--control-train", files["control"],
-                                 "--control-eval", files["control_held"], "--sizes", "8,16", "--seeds", "0,1",
-                                 "--epochs", "10", "--lr", "1e-2", "--batch-size", "8", "--out", str(out),
-                                 "--plot", str(plot)], capsys)
-    assert code == 0, err
-    assert "language N=8 seed=0: accuracy" in err
-    assert "WS" in stdout and "MAX" in stdout and "no_language" in stdout
-    saved = json.loads((out / "curve.json").read_text())
-    assert saved["language"]["ws"] >= 0.9 and saved["control"]["label"] == "no_language"
-    assert [p["size"] for p in saved["control"]["points"]] == [8, 16]
-    rows = (out / "curve.csv").read_text().splitlines()
-    assert rows[0] == "curve,size,weight,mean,std,max,accuracies" and len(rows) == 5
-    assert plot.read_bytes()[:4] == b"\x89PNG"
-    assert sorted(p.name for p in out.iterdir()) == ["curve.csv", "curve.json"]
-
-
-def test_cli_probe_curve_holds_out_a_fraction_without_eval(bert_dir, tmp_path, capsys):
-    train = write_items(tmp_path / "train.jsonl", position_items(40, 1))
-    out = tmp_path / "out"
-    code, _, err = run_cli(["probe", "curve", "--model", bert_dir, "--train", train, "--eval-fraction", "0.25",
-                            "--sizes", "8", "--seeds", "0", "--epochs", "1", "--out", str(out), "--quiet"], capsys)
-    assert code == 0 and "seed=" not in err
-    language = json.loads((out / "curve.json").read_text())["language"]
-    assert (language["train_items"], language["eval_items"]) == (30, 10)
-
-
-@pytest.mark.parametrize("case,message", [
-    ("multi-token", "candidate 'w2 w3' is 2 tokens"),
-    ("gpt2", "a gpt2 model has no masked-LM head"),
-    ("too-few", "fewer than the smallest size 500"),
-    ("no-model", "unknown model"),
-    ("no-tokenizer", "has no tokenizer files (none of tokenizer.json"),  # F2: the empty tokenizer went unnoticed
+@pytest.mark.parametrize("options,message", [
+    ({"epochs": 0}, "--epochs must be at least 1, got 0"),
+    ({"lr": 0}, "--lr must be greater than 0, got 0"),
+    ({"warmup_ratio": 1.0}, "--warmup-ratio must be less than 1, got 1.0"),
+    ({"epoch": 3}, "unknown option 'epoch'; did you mean 'epochs'?"),
 ])
-def test_cli_probe_curve_errors_are_one_line_and_write_nothing(case, message, bert_dir, gpt2_dir, tmp_path, capsys):
-    import shutil
-
-    if case == "no-tokenizer":
-        bert_dir = str(shutil.copytree(bert_dir, tmp_path / "no-tokenizer"))
-        for file in Path(bert_dir).glob("tokenizer*"):
-            file.unlink()
-    items = position_items(20, 1)
-    if case == "multi-token":
-        items[5] = ProbeItem(item_id="BAD-00005", UID="BAD", item_type="multiple_choice", context="w1 [MASK] .",
-                             candidates=("yes", "w2 w3"), answer="yes")
-    train = write_items(tmp_path / "train.jsonl", items)
-    model = {"gpt2": gpt2_dir, "no-model": str(tmp_path / "no-such-model")}.get(case, bert_dir)
-    out, plot = tmp_path / "out", tmp_path / "curve.png"
-    code, _, err = run_cli(["probe", "curve", "--model", model, "--train", train, "--sizes",
-                            "500" if case == "too-few" else "8", "--out", str(out), "--plot", str(plot)], capsys)
-    assert code == 1
-    assert message in err and len(err.strip().splitlines()) == 1 and err.startswith("error: ")
-    assert not out.exists() and not plot.exists()
-
-
-@pytest.mark.parametrize("args", [["--eval", "{train}", "--eval-fraction", "0.2"], ["--sizes", "8,abc"]])
-def test_cli_probe_curve_usage_errors(args, bert_dir, tmp_path, capsys):
-    train = write_items(tmp_path / "train.jsonl", position_items(8, 1))
-    args = [a.replace("{train}", train) for a in args]
-    code, _, _ = run_cli(["probe", "curve", "--model", bert_dir, "--train", train, *args], capsys)
-    assert code == 2
-
-
-def test_cli_probe_sizes_accept_thousands():
-    assert _int_list(None, None, "62,125, 1K,2k") == (62, 125, 1000, 2000)
-
-
-def test_cli_probe_help_does_not_import_torch():
-    code = ("import sys; from blimpgen.cli import main\n"
-            "try:\n    main(['probe', 'curve', '--help'])\nexcept SystemExit:\n    pass\n"
-            "assert 'torch' not in sys.modules, 'torch imported'")
-    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+def test_curves_train_options_are_checked_naming_their_flag(options, message):
+    with pytest.raises(OptionError) as info:
+        TrainOptions(**options)
+    assert str(info.value) == message

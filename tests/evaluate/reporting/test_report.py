@@ -1,4 +1,4 @@
-"""Reports across result folders: the models x phenomena table and PNG figures."""
+"""Reports across result folders: models x phenomena (pairs) or x suites (probes), CSV and PNG figures."""
 
 from __future__ import annotations
 
@@ -8,9 +8,12 @@ from pathlib import Path
 import pytest
 
 from blimpgen.errors import BlimpgenError
-from blimpgen.evaluate.reporting.report import run_report
-from blimpgen.evaluate.run import evaluate, write_results
+from blimpgen.evaluate.reporting.report import load_result, run_report
+from blimpgen.evaluate.runner import evaluate, write_results
 from blimpgen.evaluate.scoring.scorers.unigram import UnigramScorer
+from blimpgen.evaluate.tasks import PairTask, ProbeTask
+
+from ..tiny import ITEMS, write_items
 
 pytest.importorskip("matplotlib")
 
@@ -45,3 +48,54 @@ def test_report_table_and_figures(two_results: list[Path], tmp_path: Path):
 def test_report_folder_without_results_is_an_error(tmp_path: Path):
     with pytest.raises(BlimpgenError, match="no results.json here"):
         run_report([tmp_path])
+
+
+def test_report_reads_back_the_task_of_each_folder(two_results: list[Path], two_probe_results: list[Path]):
+    pairs, probes = load_result(two_results[0]), load_result(two_probe_results[0])
+    assert (pairs.task, pairs.metrics) == (PairTask, ())
+    assert probes.task is ProbeTask and probes.metrics[0] == "mc_accuracy" and set(probes.groups) == {"agreement", "role"}
+    assert len(pairs.records()) == 9 and len(probes.records()) == len(ITEMS)
+
+
+# -- probe results ---------------------------------------------------------------------------------
+@pytest.fixture
+def probe_file(tmp_path: Path) -> Path:
+    return write_items(tmp_path / "probes.jsonl", ITEMS)
+
+
+@pytest.fixture
+def two_probe_results(probe_file: Path, tmp_path: Path) -> list[Path]:
+    folders = []
+    for name, counts in (("freq", {"is": 9, "have": 4, "dog": 3}), ("flat", {"are": 2, "cat": 5})):
+        folder = tmp_path / "probe-results" / name
+        write_results(evaluate(UnigramScorer(counts=counts), probe_file), folder)
+        folders.append(folder)
+    return folders
+
+
+def test_report_probes_two_folders_table_and_figures(two_probe_results: list[Path], tmp_path: Path):
+    pytest.importorskip("matplotlib")
+    plots = tmp_path / "plots"
+    table_csv = tmp_path / "table.csv"
+    text = run_report(two_probe_results, plots=plots, out=table_csv)
+    lines = text.splitlines()
+    assert lines[0].split() == ["suite", "freq", "flat"]
+    assert [line.split()[0] for line in lines[1:4]] == ["agreement", "role", "overall"]
+    assert "metric: mc_accuracy" in text
+    assert sorted(p.name for p in plots.iterdir()) == ["accuracy_by_phenomenon.png", "accuracy_by_suite.png",
+                                                       "suite_correlation.png"]
+    assert table_csv.read_text().startswith("suite,freq,flat")
+    sensitivity = run_report(two_probe_results, metric="sensitivity").splitlines()
+    assert sensitivity[1].split()[0] == "role" and sensitivity[2].split()[0] == "overall"
+    assert run_report(two_probe_results, metric="top1").splitlines()[1].split()[1:] == ["-", "-"]  # no top-k
+
+
+def test_report_probes_errors(two_probe_results: list[Path], blimp_data: Path, tmp_path: Path):
+    with pytest.raises(BlimpgenError, match="no metric 'top9'"):
+        run_report(two_probe_results, metric="top9")
+    pairs = tmp_path / "pairs-result"
+    write_results(evaluate(UnigramScorer(counts={}), blimp_data), pairs)
+    with pytest.raises(BlimpgenError, match="cannot combine pair results"):
+        run_report([pairs, *two_probe_results])
+    with pytest.raises(BlimpgenError, match="--metric applies to probe results"):
+        run_report([pairs], metric="top1")

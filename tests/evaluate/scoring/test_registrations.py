@@ -21,7 +21,7 @@ def test_registrations_snapshot_of_builtin_names():
 def test_registrations_listing_and_unigram_import_no_torch():
     code = ("import sys; from blimpgen.evaluate.scoring.registrations import scorers, make_scorer; scorers.names(); "
             "make_scorer('unigram', counts={'a': 1}).score_texts(['a']); "
-            "import blimpgen.evaluate.run, blimpgen.evaluate.reporting.report, blimpgen.cli.evaluate; "
+            "import blimpgen.evaluate.runner, blimpgen.evaluate.reporting.report, blimpgen.cli.evaluate; "
             "assert 'torch' not in sys.modules and 'transformers' not in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)
 

@@ -26,12 +26,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from blimpgen.errors import DataError, ModelLoadError, OptionError
+from blimpgen.errors import DataError, ModelLoadError
+from blimpgen.evaluate.options import OptionsModel, option_field
 from blimpgen.records.item import ProbeItem
 
 
-@dataclass(frozen=True)
-class TrainOptions:
+class TrainOptions(OptionsModel):
     """How the head is trained in each run.
 
     Args:
@@ -41,20 +41,17 @@ class TrainOptions:
         batch_size: items per step.
         weight_decay: on matrices only; biases and norm weights get none.
         warmup_ratio: linear warm-up over this share of the steps, then linear decay to 0.
+
+    Raises:
+        OptionError: for a value out of range, naming its flag.
     """
 
-    epochs: int = 4
-    steps: int | None = None
-    lr: float = 5e-5
-    batch_size: int = 16
-    weight_decay: float = 0.1
-    warmup_ratio: float = 0.06
-
-    def __post_init__(self) -> None:
-        if self.epochs < 1 or (self.steps is not None and self.steps < 1) or self.batch_size < 1:
-            raise OptionError("epochs, steps and batch_size must be at least 1")
-        if not self.lr > 0 or self.weight_decay < 0 or not 0 <= self.warmup_ratio < 1:
-            raise OptionError("lr must be > 0, weight_decay >= 0 and warmup_ratio in [0, 1)")
+    epochs: int = option_field(4, "--epochs", ge=1)
+    steps: int | None = option_field(None, "--steps", ge=1)
+    lr: float = option_field(5e-5, "--lr", gt=0)
+    batch_size: int = option_field(16, "--batch-size", ge=1)
+    weight_decay: float = option_field(0.1, "--weight-decay", ge=0)
+    warmup_ratio: float = option_field(0.06, "--warmup-ratio", ge=0, lt=1)
 
 
 def find_head(model: Any, name: str = "") -> tuple[str, Any, list[tuple[str, Any]]]:

@@ -121,7 +121,7 @@ def learning_curve(model_name_or_path: str, train_items: Sequence[ProbeItem], ev
     sets = {label: (trainer.encode(train), trainer.encode(held)) for label, (train, held) in prepared.items()}
     curves = [run_curve(trainer, label, train, held, sizes, seeds, options, progress)
               for label, (train, held) in sets.items()]
-    settings = {"sizes": sorted(sizes), "seeds": seeds, **vars(options), "device": str(trainer.device),
+    settings = {"sizes": sorted(sizes), "seeds": seeds, **options.model_dump(), "device": str(trainer.device),
                 "dtype": dtype, "head": trainer.head_name, "trained": [n for n, _ in trainer.trainable],
                 "encoder": "frozen; eval mode (no dropout); states at the blank cached"}
     return CurveResult(model_name_or_path, settings, curves[0], curves[1] if len(curves) > 1 else None, tuple(notes))

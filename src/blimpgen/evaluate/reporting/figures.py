@@ -35,7 +35,7 @@ def draw_figures(results: Sequence[Any], folder: str | Path, human: dict[str, fl
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     written = [_by_phenomenon(results, folder / "accuracy_by_phenomenon.png")]
-    series = {r.label: {uid: row["accuracy"] for uid, row in r.paradigms.items()} for r in results}
+    series = {r.label: {uid: row["accuracy"] for uid, row in r.groups.items()} for r in results}
     if human:
         series["human"] = human
     if len(series) >= 2:
@@ -58,7 +58,8 @@ def draw_probe_figures(results: Sequence[Any], folder: str | Path, human: dict[s
                        metric: str = "mc_accuracy") -> list[Path]:
     """Draw the probe figures of one metric into ``folder``; return the paths written.
 
-    ``results`` are probe results seen through ``metric`` (``ModelResult.for_metric``).
+    ``results`` are probe results seen through ``metric`` (:meth:`ModelResult.for_metric
+    <blimpgen.evaluate.tasks.base.ModelResult.for_metric>`).
     """
     import matplotlib
 
@@ -69,9 +70,9 @@ def draw_probe_figures(results: Sequence[Any], folder: str | Path, human: dict[s
     label = "multiple-choice accuracy (%)" if metric == "mc_accuracy" else f"{metric} (%)"
     written = [_by_phenomenon(results, folder / f"{stem}_by_phenomenon.png", label=label, chance=None),
                _by_phenomenon(results, folder / f"{stem}_by_suite.png", label=label, chance=None,
-                              rows="paradigms")]
+                              rows="groups")]
     # controls are baselines beside their suites (bars above), not suites to correlate
-    series = {r.label: {suite: row["accuracy"] for suite, row in r.paradigms.items()
+    series = {r.label: {suite: row["accuracy"] for suite, row in r.groups.items()
                         if row.get("control", "none") == "none"} for r in results}
     if human:
         series["human"] = human
@@ -152,7 +153,7 @@ def _by_bins(results: Sequence[Any], path: Path) -> Path:
 
     figure, axes = plt.subplots(1, 3, figsize=(14, 4), sharey=True)
     for result in results:
-        pairs = result.pairs()
+        pairs = result.records()
         correct = [float(p["correct"]) for p in pairs]
         measures = {
             "sentence length (words)": [float(len(p["sentence_good"].split())) for p in pairs],

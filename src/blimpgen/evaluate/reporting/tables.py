@@ -1,4 +1,4 @@
-"""Plain-text tables: the grid of ``blimpgen report`` and the learning-curve table.
+"""Plain-text tables: the grids of ``blimpgen report`` and the learning-curve table.
 
 The tables ``blimpgen eval`` prints are drawn by each result's summary
 (:meth:`PairSummary.table <blimpgen.evaluate.tasks.pair_summary.PairSummary.table>`,
@@ -8,9 +8,25 @@ cells defined here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from blimpgen.evaluate.curves.protocol import CurveResult
+
+
+def model_table(results: Sequence[Any], first: str, level: str) -> tuple[list[str], list[list[Any]]]:
+    """Header and rows of a models x ``level`` table (``phenomena`` or ``groups``): accuracy in %,
+    overall last; a control (``neg_simp[shuffled]``) sorts right after its suite."""
+    names = sorted({name for r in results for name in getattr(r, level)},
+                   key=lambda n: (n.split("[", 1)[0], "[" in n, n))
+    header = [first, *[r.label for r in results]]
+    rows = [[name, *[_percent(getattr(r, level).get(name)) for r in results]] for name in names]
+    rows.append(["overall", *[_percent(r.overall) for r in results]])
+    return header, rows
+
+
+def _percent(row: dict[str, Any] | None) -> float | None:
+    return None if row is None or row.get("accuracy") is None else round(100 * row["accuracy"], 1)
 
 
 def format_grid(header: list[str], rows: list[list[Any]]) -> str:

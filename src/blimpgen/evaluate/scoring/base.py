@@ -117,8 +117,22 @@ class Scorer(ABC):
     share work between the two sentences of a pair override :meth:`score_pairs`.
     """
 
-    #: registry name, for messages and result files
+    #: registry name, for messages (results record the versioned registry id, ``hf-causal.v1``)
     name: ClassVar[str] = ""
+
+    @classmethod
+    def place(cls, options: dict[str, Any], local_rank: int) -> dict[str, Any]:
+        """The constructor options that put this scorer on a distributed process's own device.
+
+        Called before the scorer is built when the run is launched over several processes
+        (``local_rank`` is the process's index on its machine). The default changes nothing;
+        scorers that run on a device pick the process's own (``TorchScorer``: ``cuda:LOCAL_RANK``).
+
+        Args:
+            options: the constructor options given.
+            local_rank: the process's index on its machine.
+        """
+        return options
 
     @abstractmethod
     def score(self, queries: Sequence[Query]) -> list[TokenScores]:

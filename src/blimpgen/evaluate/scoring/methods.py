@@ -10,19 +10,22 @@ is false is skipped for that method; a pair whose flag is true must carry the fi
 
 from __future__ import annotations
 
+from typing import Literal, get_args
+
 from blimpgen.errors import DataError, OptionError
 from blimpgen.evaluate.scoring.base import Query
 from blimpgen.records.pair import MinimalPair
 
-METHODS = {"full-sentence": "simple_LM_method", "one-prefix": "one_prefix_method",
-           "two-prefix": "two_prefix_method"}
+Method = Literal["full-sentence", "one-prefix", "two-prefix"]
+# method -> the pair's flag that says whether it applies
+METHODS = dict(zip(get_args(Method), ("simple_LM_method", "one_prefix_method", "two_prefix_method")))
 
 
 def check_method(method: str) -> str:
     """Return the flag field for ``method``.
 
     Raises:
-        BlimpgenError: for an unknown method.
+        OptionError: for an unknown method.
     """
     if method not in METHODS:
         raise OptionError(f"unknown method {method!r}; expected one of: {', '.join(METHODS)}")
@@ -42,7 +45,8 @@ def make_queries(pair: MinimalPair, method: str, where: str = "") -> tuple[Query
     """The (good, bad) queries that ``method`` compares for one pair.
 
     Raises:
-        BlimpgenError: when a field the method needs is missing, naming the pair.
+        OptionError: for an unknown method.
+        DataError: when a field the method needs is missing, naming the pair.
     """
     check_method(method)
     if method == "full-sentence":

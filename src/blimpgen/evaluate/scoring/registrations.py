@@ -10,6 +10,7 @@ import inspect
 from typing import Any
 
 from blimpgen.errors import OptionError
+from blimpgen.evaluate.scoring.base import Scorer
 from blimpgen.registry import Registry
 
 scorers: Registry[type] = Registry("scorer", entry_point_group="blimpgen.scorers")
@@ -42,3 +43,9 @@ def make_scorer(name: str, **options: Any) -> Any:
     if missing:
         raise OptionError(f"scorer {name!r} needs option {missing[0]!r} (--{missing[0].replace('_', '-')})")
     return factory(**options)
+
+
+def scorer_id(scorer: Scorer) -> str:
+    """The registry id results record for ``scorer``: its class's versioned name (``hf-causal.v1``),
+    or its ``name`` for a scorer class that is not registered."""
+    return scorers.find(type(scorer)) or scorer.name

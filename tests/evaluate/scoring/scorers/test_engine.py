@@ -12,7 +12,7 @@ pytest.importorskip("transformers")
 from blimpgen.evaluate.scoring.scorers._engine import _batches, _packs, run_items  # noqa: E402
 from blimpgen.evaluate.scoring.scorers.hf_causal import CausalLMScorer  # noqa: E402
 
-from ...conftest import make_gpt2, make_tokenizer  # noqa: E402
+from ...tiny import make_gpt2, make_tokenizer  # noqa: E402
 
 # few distinct tokens, so that sequences often share prefixes and sometimes whole fed parts
 _sequences = st.lists(st.integers(6, 9), min_size=1, max_size=9).map(tuple)

@@ -11,7 +11,7 @@ from blimpgen.errors import BlimpgenError  # noqa: E402
 from blimpgen.evaluate.scoring.base import Query  # noqa: E402
 from blimpgen.evaluate.scoring.scorers.hf_causal import CausalLMScorer  # noqa: E402
 
-from ...conftest import AGREEMENT, ANAPHOR, SENTENCES, make_gpt2, make_tokenizer, naive_causal_logprobs  # noqa: E402
+from ...tiny import AGREEMENT, ANAPHOR, SENTENCES, make_gpt2, make_tokenizer, naive_causal_logprobs  # noqa: E402
 
 PAIRS = [(good, bad) for good, bad, _ in AGREEMENT + ANAPHOR] + [(SENTENCES[4], SENTENCES[5]), (SENTENCES[0], SENTENCES[0])]
 

@@ -11,7 +11,7 @@ from blimpgen.errors import BlimpgenError  # noqa: E402
 from blimpgen.evaluate.scoring.base import Query  # noqa: E402
 from blimpgen.evaluate.scoring.scorers.hf_masked import MaskedLMScorer  # noqa: E402
 
-from ...conftest import SENTENCES, make_bert, make_tokenizer  # noqa: E402
+from ...tiny import SENTENCES, make_bert, make_tokenizer  # noqa: E402
 
 
 def naive_pll(model, tokenizer, text: str, metric: str) -> list[float]:

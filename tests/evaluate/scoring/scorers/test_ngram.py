@@ -15,7 +15,7 @@ from blimpgen.evaluate.scoring.base import Query
 from blimpgen.evaluate.scoring.scorers.ngram import ArpaModel, NgramScorer, read_sentences, train_kneser_ney
 from blimpgen.evaluate.scoring.scorers.unigram import word_tokenize
 
-from ...conftest import SENTENCES
+from ...tiny import SENTENCES
 
 nltk_lm = pytest.importorskip("nltk.lm")
 

@@ -5,9 +5,23 @@ from __future__ import annotations
 from typing import Any
 
 from blimpgen.errors import ModelLoadError, OptionError
-from blimpgen.evaluate.scoring.base import Query
+from blimpgen.evaluate.scoring.base import Query, Scorer
 
 DTYPES = ("float32", "bfloat16", "float16", "auto")
+
+
+class TorchScorer(Scorer):
+    """A scorer whose model runs on a torch device, chosen by its ``device`` or ``device_map`` option."""
+
+    @classmethod
+    def place(cls, options: dict[str, Any], local_rank: int) -> dict[str, Any]:
+        """One GPU per process: ``device=cuda:LOCAL_RANK`` unless a device or device map is given
+        (or no GPU is visible)."""
+        if {"device", "device_map"} & set(options):
+            return options
+        import torch
+
+        return {**options, "device": f"cuda:{local_rank}"} if torch.cuda.is_available() else options
 
 
 def resolve_device(device: str | None) -> Any:

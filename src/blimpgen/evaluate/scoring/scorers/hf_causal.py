@@ -27,9 +27,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from blimpgen.errors import ModelLoadError, OptionError
-from blimpgen.evaluate.scoring.base import BlankQuery, BlankScores, Query, QueryError, Scorer, TokenScores
-from blimpgen.evaluate.scoring.scorers._torch import (check_tokenizer, embedding_rows, encode_query, load_pretrained,
-                                              max_positions, resolve_device, resolve_dtype)
+from blimpgen.evaluate.scoring.base import BlankQuery, BlankScores, Query, QueryError, TokenScores
+from blimpgen.evaluate.scoring.scorers._torch import (TorchScorer, check_tokenizer, embedding_rows, encode_query,
+                                                      load_pretrained, max_positions, resolve_device, resolve_dtype)
 
 # Model types whose logits are exactly ``lm_head(base_model(...).last_hidden_state)``; others
 # go through the full forward (same numbers, logits for every fed position).
@@ -48,7 +48,7 @@ CPU_BATCH_TOKENS = 512
 ACCELERATOR_BATCH_TOKENS = 8192
 
 
-class CausalLMScorer(Scorer):
+class CausalLMScorer(TorchScorer):
     """Score text with any ``AutoModelForCausalLM``.
 
     Args:

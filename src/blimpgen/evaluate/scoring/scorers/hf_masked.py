@@ -31,10 +31,10 @@ from blimpgen.evaluate.scoring.base import (
     BlankScores,
     Query,
     QueryError,
-    Scorer,
     TokenScores,
 )
 from blimpgen.evaluate.scoring.scorers._torch import (
+    TorchScorer,
     check_tokenizer,
     embedding_rows,
     gather_logprobs,
@@ -50,7 +50,7 @@ PLL_METRICS = ("original", "within-word-l2r")
 _HEADS = {"bert": "cls", "roberta": "lm_head", "xlm-roberta": "lm_head", "camembert": "lm_head"}
 
 
-class MaskedLMScorer(Scorer):
+class MaskedLMScorer(TorchScorer):
     """Score text with any ``AutoModelForMaskedLM`` by pseudo-log-likelihood.
 
     Args:

@@ -1,9 +1,7 @@
-"""Cloze probes: blank scoring equals direct computations, multiple choice, top-k, sensitivity, CLI, report."""
+"""The probe task: blank scoring equals direct computations, multiple choice, top-k, sensitivity, errors."""
 
 from __future__ import annotations
 
-import csv
-import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
@@ -11,48 +9,36 @@ from pathlib import Path
 import pytest
 
 from blimpgen.errors import BlimpgenError
+from blimpgen.evaluate.rows import to_json
+from blimpgen.evaluate.runner import evaluate
 from blimpgen.evaluate.scoring.base import BlankQuery, BlankScores, Query, QueryError, Scorer, TokenScores
-from blimpgen.evaluate.probe_run import evaluate_probes, write_probe_results
-from blimpgen.evaluate.probes import ProbeOptions, evaluate_items, summarize_probes
-from blimpgen.evaluate.reporting.report import run_report
-from blimpgen.evaluate.run import evaluate, write_results
 from blimpgen.evaluate.scoring.scorers.unigram import UnigramScorer
+from blimpgen.evaluate.tasks.probes import ProbeOptions, ProbeTask
 from blimpgen.records.item import ProbeItem
-from blimpgen.records.jsonl import dumps_record
 
-from .conftest import make_bert, make_gpt2, make_tokenizer
-from .test_cli_evaluate import run_cli
+from ..tiny import ITEMS, contrast, make_bert, make_gpt2, make_tokenizer, mc, write_items
 
 
-def mc(item_id: str, context: str, candidates: Sequence[str], answer: str, **fields) -> ProbeItem:
-    uid = item_id.rsplit("-", 1)[0]
-    return ProbeItem(item_id, uid, "multiple_choice", context, tuple(candidates), answer, **fields)
+class Scored(list):
+    """Scored items as the JSON lines ``items.jsonl`` holds, with the typed rows at ``.rows``."""
+
+    rows: list
 
 
-def contrast(item_id: str, context: str, good: str, bad: str, expected: Sequence[str] = (), **fields) -> ProbeItem:
-    uid = item_id.rsplit("-", 1)[0]
-    return ProbeItem(item_id, uid, "cloze_contrast", context, (good, bad), good, good=good, bad=bad,
-                     expected=tuple(expected), **fields)
+def evaluate_items(scorer: Scorer, items: Sequence[ProbeItem], options: ProbeOptions | None = None,
+                   where: str = "test.jsonl") -> Scored:
+    """Score items with the probe task, in one chunk (each item read from ``where``)."""
+    task = ProbeTask(options)
+    task.prepare(scorer)
+    rows = task.score(scorer, task.plan(scorer, [(item, where) for item in items]))
+    scored = Scored(to_json(row) for row in rows)
+    scored.rows = rows
+    return scored
 
 
-ITEMS = [
-    mc("agreement-00000", "The cat [MASK] sleeping .", ["is", "are", "were"], "is", linguistics_term="agreement"),
-    mc("agreement-00001", "These children [MASK] eaten the apples .", ["have", "has"], "have",
-       linguistics_term="agreement"),
-    contrast("role-00000", "The doctor who the nurses admire [MASK] tired .", "is", "are", ["is", "was"],
-             linguistics_term="roles"),
-    contrast("role-00001", "A [MASK] was barking .", "dog", "cat", ["dog"], linguistics_term="roles",
-             contexts={"dog": "A [MASK] was barking .", "cat": "The [MASK] is sleeping ."}),
-]
-
-
-def with_items(items: Sequence[ProbeItem]) -> list[tuple[ProbeItem, str]]:
-    return [(item, "test.jsonl") for item in items]
-
-
-def write_items(path: Path, items: Sequence[ProbeItem]) -> Path:
-    path.write_text("".join(dumps_record(item) + "\n" for item in items), encoding="utf-8")
-    return path
+def summarize_probes(scored: Scored, options: ProbeOptions) -> dict:
+    """The summary of scored items, as results.json holds it."""
+    return ProbeTask(options).summarize(scored.rows).to_json()
 
 
 # -- a scorer with a hand-set distribution at the blank ---------------------------------------
@@ -91,7 +77,7 @@ def test_probes_sensitivity_and_margin_on_hand_built_items():
              (left, right, "cow"): 0.02, (left, right, "hen"): 0.02, (left, right, "owl"): 0.30,
              ("I saw an ", right, "ant"): 0.28}
     scorer = FixedScorer(table)
-    records = evaluate_items(scorer, with_items(items), ProbeOptions(probe_method="blank", tie="half"))
+    records = evaluate_items(scorer, items, ProbeOptions(probe_method="blank", tie="half"))
     assert [r["sensitive"] for r in records] == [1.0, 1.0, 0.0, 0.5, 1.0]
     assert [r["sensitive_margin"] for r in records] == [0.0, 1.0, 0.0, 0.0, 1.0]
     assert [r["correct"] for r in records] == [1.0, 1.0, 0.0, 0.5, 1.0]
@@ -111,7 +97,7 @@ def test_probes_sensitivity_and_margin_on_hand_built_items():
 def test_probes_margin_is_configurable():
     item = contrast("s-00000", "I saw a [MASK] .", "robin", "tree")
     scorer = FixedScorer({("I saw a ", " .", "robin"): 0.05, ("I saw a ", " .", "tree"): 0.045})
-    records = evaluate_items(scorer, with_items([item]), ProbeOptions(margin=0.005))
+    records = evaluate_items(scorer, [item], ProbeOptions(margin=0.005))
     assert records[0]["sensitive_margin"] == 1.0
     assert "sensitivity@0.005" in summarize_probes(records, ProbeOptions(margin=0.005))["metrics"]
 
@@ -123,7 +109,7 @@ def test_probes_summary_suites_controls_groups_and_means():
                 linguistics_term="neg"),
              mc("other-00000", "A [MASK] .", ["b", "cc"], "b", linguistics_term="other")]
     # sentence method with a length-penalising scorer: the shorter candidate "b" always wins
-    records = evaluate_items(FixedScorer({}), with_items(items), ProbeOptions())
+    records = evaluate_items(FixedScorer({}), items, ProbeOptions())
     assert [r["predicted"] for r in records] == ["b", "b", "b", "b"]
     summary = summarize_probes(records, ProbeOptions())
     assert list(summary["suites"]) == ["neg_simp", "neg_simp[shuffled]", "other"]  # a control after its suite
@@ -168,7 +154,7 @@ def test_probes_unscorable_sentence_or_candidate_names_the_item(method, word, pr
              mc("ok-00002", "A [MASK] .", ["b", "cc"], "b")]
     data = write_items(tmp_path / "ok.jsonl", items)
     with pytest.raises(BlimpgenError) as info:
-        evaluate_probes(RefusingScorer({}), data, ProbeOptions(probe_method=method))
+        evaluate(RefusingScorer({}), data, ProbeOptions(probe_method=method))
     message = str(info.value)
     assert message.startswith(f"{data}:2: item 'ok-00001': ") and problem in message and "\n" not in message
 
@@ -178,13 +164,13 @@ def test_probes_run_where_every_item_ties_is_refused(tmp_path: Path):
     data = write_items(tmp_path / "tie.jsonl", items)
     with pytest.raises(BlimpgenError, match=r"^every item tied: in all 10 items \(e.g. tie-00000\) the answer and "
                                             r"the best other candidate got equal scores from unigram"):
-        evaluate_probes(UnigramScorer(counts={}), data)
-    assert len(evaluate_probes(UnigramScorer(counts={}), data, ProbeOptions(limit=9)).items) == 9  # a handful may
+        evaluate(UnigramScorer(counts={}), data)
+    assert len(evaluate(UnigramScorer(counts={}), data, ProbeOptions(limit=9)).rows) == 9  # a handful may
 
 
 def test_probes_top_k_not_applicable_is_counted():
     items = [contrast("c-00000", "The cat [MASK] sleeping .", "is", "are", ["is"])]
-    records = evaluate_items(UnigramScorer(counts={"is": 5}), with_items(items), ProbeOptions())
+    records = evaluate_items(UnigramScorer(counts={"is": 5}), items, ProbeOptions())
     assert records[0]["top_k_status"] == "no_top_k" and records[0]["top1"] is None
     top1 = summarize_probes(records, ProbeOptions())["overall"]["top1"]
     assert top1["n_items"] == 0 and top1["not_applicable"] == 1 and top1["accuracy"] is None
@@ -227,7 +213,7 @@ def test_probes_masked_restricted_softmax_equals_direct(masked, batch_tokens):
 
     scorer, model, tokenizer = masked
     scorer.batch_tokens = batch_tokens
-    records = evaluate_items(scorer, with_items(ITEMS), ProbeOptions())
+    records = evaluate_items(scorer, ITEMS, ProbeOptions())
     assert {r["probe_method"] for r in records} == {"blank"}
     for item, record in zip(ITEMS, records):
         logits = torch.stack([mask_logits(model, tokenizer, item.context_for(o))[tokenizer.convert_tokens_to_ids(o)]
@@ -271,7 +257,7 @@ def test_probes_masked_multi_token_candidate_is_one_line_error():
     assert ", ".join(repr(p) for p in pieces) in message and "single-token candidates" in message
     item = mc("sleep-00003", "The cat is [MASK] .", [word, "."], word)
     with pytest.raises(BlimpgenError, match=r"^data.jsonl: item 'sleep-00003': candidate 'sleeping' is"):
-        evaluate_items(scorer, [(item, "data.jsonl")], ProbeOptions())
+        evaluate_items(scorer, [item], ProbeOptions(), where="data.jsonl")
 
 
 def test_probes_masked_unknown_word_is_an_error_and_no_top_k_word(masked):
@@ -293,7 +279,7 @@ def test_probes_masked_top_k_skips_multi_token_expected_words():
     other = next(w for w in (".", "a", "the", "is") if len(tokenizer.tokenize(w)) == 1 and w != single)
     items = [contrast("t-00000", "The cat [MASK] here", single, other, ["sleeping"]),
              contrast("t-00001", "The cat [MASK] here", single, other, ["sleeping", single])]
-    records = evaluate_items(scorer, with_items(items), ProbeOptions())
+    records = evaluate_items(scorer, items, ProbeOptions())
     assert records[0]["top_k_status"] == "multi_token" and records[0]["top5"] is None
     assert records[1]["top_k_status"] == "scored" and list(records[1]["expected_ranks"]) == [single]
     top5 = summarize_probes(records, ProbeOptions())["suites"]["t"]["top5"]
@@ -301,10 +287,10 @@ def test_probes_masked_top_k_skips_multi_token_expected_words():
 
 
 def test_probes_causal_sentence_method_equals_scoring_filled_sentences(causal):
-    from .conftest import naive_causal_logprobs
+    from ..tiny import naive_causal_logprobs
 
     scorer, model, tokenizer = causal
-    records = evaluate_items(scorer, with_items(ITEMS), ProbeOptions())
+    records = evaluate_items(scorer, ITEMS, ProbeOptions())
     assert {r["probe_method"] for r in records} == {"sentence"}
     for item, record in zip(ITEMS, records):
         filled = [item.filled(o) for o in item.candidates]
@@ -317,7 +303,7 @@ def test_probes_causal_sentence_method_equals_scoring_filled_sentences(causal):
 def test_probes_causal_blank_uses_left_context_and_top_k_equals_direct(causal):
     import torch
 
-    from .conftest import naive_causal_logprobs
+    from ..tiny import naive_causal_logprobs
 
     scorer, model, tokenizer = causal
     query = BlankQuery("The doctor who the nurses admire ", " tired .", ("is", "are"))
@@ -334,7 +320,7 @@ def test_probes_causal_blank_uses_left_context_and_top_k_equals_direct(causal):
     # the right context is ignored
     assert scorer.blank([BlankQuery(query.left, " asleep !", query.options)])[0].logprobs == pytest.approx(
         scores.logprobs, abs=1e-5)
-    record = evaluate_items(scorer, with_items(ITEMS[2:3]), ProbeOptions(top_k=(1, 3)))[0]
+    record = evaluate_items(scorer, ITEMS[2:3], ProbeOptions(top_k=(1, 3)))[0]
     assert record["expected_ranks"]["is"] == scores.ranks[0]
     best = min(record["expected_ranks"].values())
     assert (record["top1"], record["top3"]) == (float(best <= 1), float(best <= 3))
@@ -359,107 +345,9 @@ def corpus(tmp_path: Path) -> Path:
     return path
 
 
-def test_probes_cli_eval_writes_three_files(probe_file: Path, corpus: Path, tmp_path: Path, capsys):
-    out = tmp_path / "res"
-    code, text, err = run_cli(["eval", "--scorer", "unigram", "--unigram-corpus", str(corpus), "--data",
-                               str(probe_file), "--out", str(out), "--paradigms", "--top-k", "1", "--top-k", "3"],
-                              capsys)
-    assert code == 0, err
-    assert sorted(p.name for p in out.iterdir()) == ["items.jsonl", "results.csv", "results.json"]
-    assert "overall (mean of suites)" in text and "  agreement" in text and "not applicable" in text
-    records = [json.loads(line) for line in (out / "items.jsonl").read_text().splitlines()]
-    assert [r["item_id"] for r in records] == [item.item_id for item in ITEMS]
-    results = json.loads((out / "results.json").read_text())
-    assert results["kind"] == "probes" and results["options"]["probe_method"] == "sentence"
-    assert results["metrics"] == ["mc_accuracy", "top1", "top3", "sensitivity", "sensitivity@0.01"]
-    assert set(results["suites"]) == {"agreement", "role"}
-    rows = list(csv.DictReader((out / "results.csv").read_text().splitlines()))
-    assert {(r["level"], r["metric"]) for r in rows} >= {("overall", "mc_accuracy"), ("suite", "sensitivity"),
-                                                         ("phenomenon", "top1")}
-
-
-@pytest.mark.parametrize("args,message", [
-    (["--method", "one-prefix"], "--method applies to minimal pairs"),
-    (["--data", "{bad}"], "bad.jsonl:2: missing required field 'UID'"),
-    (["--data", "{pairs}"], "--data mixes minimal pairs"),
-])
-def test_probes_cli_eval_errors_are_one_line_and_write_nothing(args, message, probe_file: Path, corpus: Path,
-                                                               tmp_path: Path, capsys):
-    bad = tmp_path / "bad.jsonl"
-    first = mc("bad-00000", "A [MASK] .", ["b", "c"], "b")
-    bad.write_text(dumps_record(first) + "\n" + json.dumps({"item_type": "multiple_choice", "item_id": "x"}) + "\n")
-    pairs = tmp_path / "pairs.jsonl"
-    pairs.write_text(json.dumps({"sentence_good": "a b", "sentence_bad": "b a", "UID": "p"}) + "\n")
-    args = [a.replace("{bad}", str(bad)).replace("{pairs}", str(pairs)) for a in args]
-    out = tmp_path / "out"
-    code, _, err = run_cli(["eval", "--scorer", "unigram", "--unigram-corpus", str(corpus), "--data",
-                            str(probe_file), "--out", str(out), *args], capsys)
-    assert code == 1
-    assert message in err and len(err.strip().splitlines()) == 1
-    assert not out.exists()
-
-
-def test_probes_cli_eval_masked_multi_token_fails_cleanly(tmp_path: Path, capsys):
-    pytest.importorskip("torch")
-    pytest.importorskip("transformers")
-    tokenizer = make_tokenizer("bpe")
-    model_dir = tmp_path / "tiny-bert"
-    make_bert(tokenizer).save_pretrained(model_dir)
-    tokenizer.save_pretrained(model_dir)
-    capsys.readouterr()  # saving prints progress bars
-    data = write_items(tmp_path / "sleep.jsonl", [mc("sleep-00000", "The cat is [MASK] .", ["sleeping", "."],
-                                                     "sleeping")])
-    out = tmp_path / "out"
-    code, _, err = run_cli(["eval", "--scorer", "hf-masked", "--model", str(model_dir), "--device", "cpu",
-                            "--data", str(data), "--out", str(out)], capsys)
-    assert code == 1
-    lines = [line for line in err.replace("\r", "\n").splitlines() if line.strip() and "it/s]" not in line]
-    assert len(lines) == 1 and lines[0].startswith("error: "), lines  # transformers' loading bars aside
-    assert "item 'sleep-00000': candidate 'sleeping' is" in lines[0] and str(model_dir) in lines[0]
-    assert not out.exists()
-
-
 def test_probes_evaluate_limit_and_duplicate_ids(probe_file: Path, tmp_path: Path):
-    result = evaluate_probes(UnigramScorer(counts={"is": 2}), probe_file, ProbeOptions(limit=1))
-    assert [r["item_id"] for r in result.items] == ["agreement-00000", "role-00000"]
+    result = evaluate(UnigramScorer(counts={"is": 2}), probe_file, ProbeOptions(limit=1))
+    assert [r.item_id for r in result.rows] == ["agreement-00000", "role-00000"]
     twice = write_items(tmp_path / "twice.jsonl", ITEMS[:1])
     with pytest.raises(BlimpgenError, match="item_id 'agreement-00000' repeats"):
-        evaluate_probes(UnigramScorer(counts={}), [probe_file, twice])
-
-
-@pytest.fixture
-def two_probe_results(probe_file: Path, tmp_path: Path) -> list[Path]:
-    folders = []
-    for name, counts in (("freq", {"is": 9, "have": 4, "dog": 3}), ("flat", {"are": 2, "cat": 5})):
-        folder = tmp_path / "results" / name
-        write_probe_results(evaluate_probes(UnigramScorer(counts=counts), probe_file), folder)
-        folders.append(folder)
-    return folders
-
-
-def test_probes_report_two_folders_table_and_figures(two_probe_results: list[Path], tmp_path: Path):
-    pytest.importorskip("matplotlib")
-    plots = tmp_path / "plots"
-    table_csv = tmp_path / "table.csv"
-    text = run_report(two_probe_results, plots=plots, out=table_csv)
-    lines = text.splitlines()
-    assert lines[0].split() == ["suite", "freq", "flat"]
-    assert [line.split()[0] for line in lines[1:4]] == ["agreement", "role", "overall"]
-    assert "metric: mc_accuracy" in text
-    assert sorted(p.name for p in plots.iterdir()) == ["accuracy_by_phenomenon.png", "accuracy_by_suite.png",
-                                                       "suite_correlation.png"]
-    assert table_csv.read_text().startswith("suite,freq,flat")
-    sensitivity = run_report(two_probe_results, metric="sensitivity").splitlines()
-    assert sensitivity[1].split()[0] == "role" and sensitivity[2].split()[0] == "overall"
-    assert run_report(two_probe_results, metric="top1").splitlines()[1].split()[1:] == ["-", "-"]  # no top-k
-
-
-def test_probes_report_errors(two_probe_results: list[Path], blimp_data: Path, tmp_path: Path):
-    with pytest.raises(BlimpgenError, match="no metric 'top9'"):
-        run_report(two_probe_results, metric="top9")
-    pairs = tmp_path / "pairs-result"
-    write_results(evaluate(UnigramScorer(counts={}), blimp_data), pairs)
-    with pytest.raises(BlimpgenError, match="cannot combine pair results"):
-        run_report([pairs, *two_probe_results])
-    with pytest.raises(BlimpgenError, match="--metric applies to probe results"):
-        run_report([pairs], metric="top1")
+        evaluate(UnigramScorer(counts={}), [probe_file, twice])

@@ -1,7 +1,8 @@
-"""The eval / report / ngram commands (tests for ``blimpgen.cli.evaluate``, kept beside evaluate's)."""
+"""The eval / report / ngram commands (``blimpgen.cli.evaluate``): pairs and probes, errors, scorer options."""
 
 from __future__ import annotations
 
+import csv
 import json
 import subprocess
 import sys
@@ -9,17 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from blimpgen.cli import main
+from blimpgen.records.jsonl import dumps_record
 
-
-def run_cli(args: list[str], capsys) -> tuple[int, str, str]:
-    try:
-        main(args)
-        code = 0
-    except SystemExit as exc:
-        code = exc.code or 0
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
+from ..evaluate.tiny import ITEMS, make_bert, make_gpt2, make_tokenizer, mc, run_cli, write_items
 
 
 @pytest.mark.parametrize("command", [["eval"], ["report"], ["ngram"], ["ngram", "train"]])
@@ -40,7 +33,7 @@ def test_cli_evaluate_ngram_train_then_eval_then_report(blimp_data: Path, tmp_pa
                               "--out", str(results)], capsys)
     assert code == 0, err
     assert "overall (mean of paradigms)" in out
-    assert json.loads((results / "results.json").read_text())["options"]["scorer"] == "ngram"
+    assert json.loads((results / "results.json").read_text())["options"]["scorer"] == "ngram.v1"
     code, out, err = run_cli(["report", str(results)], capsys)
     assert code == 0 and out.splitlines()[0].split() == ["phenomenon", "res"]
 
@@ -89,8 +82,6 @@ def test_cli_evaluate_truncated_arpa_is_refused_and_writes_nothing(blimp_data: P
 def saved_gpt2(tmp_path: Path) -> Path:
     """A tiny GPT-2 (n_positions=64) and its tokenizer saved as a model folder."""
     pytest.importorskip("torch")
-    from .conftest import make_gpt2, make_tokenizer
-
     tokenizer = make_tokenizer("wordlevel")
     path = tmp_path / "gpt2"
     make_gpt2(tokenizer).save_pretrained(path)
@@ -130,4 +121,77 @@ def test_cli_evaluate_sentence_longer_than_the_context_names_pair_and_limit(save
     assert err.strip().splitlines()[-1] == (f"error: {data}:2: pair x_1-1: sentence_good is 154 tokens, more than "
                                             f"the 64 that model {saved_gpt2} can score (n_positions=64, after the "
                                             "BOS token); shorten it or use a model with a longer context")
+    assert not out.exists()
+
+
+# -- probe items ---------------------------------------------------------------------------------
+@pytest.fixture
+def probe_file(tmp_path: Path) -> Path:
+    return write_items(tmp_path / "probes.jsonl", ITEMS)
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    path = tmp_path / "corpus.txt"
+    path.write_text("the cat is sleeping .\nthe dog is here .\nthe children have eaten .\n", encoding="utf-8")
+    return path
+
+
+def test_cli_evaluate_probes_writes_three_files(probe_file: Path, corpus: Path, tmp_path: Path, capsys):
+    out = tmp_path / "res"
+    code, text, err = run_cli(["eval", "--scorer", "unigram", "--unigram-corpus", str(corpus), "--data",
+                               str(probe_file), "--out", str(out), "--paradigms", "--top-k", "1", "--top-k", "3"],
+                              capsys)
+    assert code == 0, err
+    assert sorted(p.name for p in out.iterdir()) == ["items.jsonl", "results.csv", "results.json"]
+    assert "overall (mean of suites)" in text and "  agreement" in text and "not applicable" in text
+    records = [json.loads(line) for line in (out / "items.jsonl").read_text().splitlines()]
+    assert [r["item_id"] for r in records] == [item.item_id for item in ITEMS]
+    results = json.loads((out / "results.json").read_text())
+    assert results["kind"] == "probes" and results["options"]["probe_method"] == "sentence"
+    assert results["metrics"] == ["mc_accuracy", "top1", "top3", "sensitivity", "sensitivity@0.01"]
+    assert set(results["suites"]) == {"agreement", "role"}
+    rows = list(csv.DictReader((out / "results.csv").read_text().splitlines()))
+    assert {(r["level"], r["metric"]) for r in rows} >= {("overall", "mc_accuracy"), ("suite", "sensitivity"),
+                                                         ("phenomenon", "top1")}
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--method", "one-prefix"], "--method applies to minimal pairs"),
+    (["--data", "{bad}"], "bad.jsonl:2: missing required field 'UID'"),
+    (["--data", "{pairs}"], "--data mixes minimal pairs"),
+])
+def test_cli_evaluate_probes_errors_are_one_line_and_write_nothing(args, message, probe_file: Path, corpus: Path,
+                                                               tmp_path: Path, capsys):
+    bad = tmp_path / "bad.jsonl"
+    first = mc("bad-00000", "A [MASK] .", ["b", "c"], "b")
+    bad.write_text(dumps_record(first) + "\n" + json.dumps({"item_type": "multiple_choice", "item_id": "x"}) + "\n")
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text(json.dumps({"sentence_good": "a b", "sentence_bad": "b a", "UID": "p"}) + "\n")
+    args = [a.replace("{bad}", str(bad)).replace("{pairs}", str(pairs)) for a in args]
+    out = tmp_path / "out"
+    code, _, err = run_cli(["eval", "--scorer", "unigram", "--unigram-corpus", str(corpus), "--data",
+                            str(probe_file), "--out", str(out), *args], capsys)
+    assert code == 1
+    assert message in err and len(err.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+def test_cli_evaluate_probes_masked_multi_token_fails_cleanly(tmp_path: Path, capsys):
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    tokenizer = make_tokenizer("bpe")
+    model_dir = tmp_path / "tiny-bert"
+    make_bert(tokenizer).save_pretrained(model_dir)
+    tokenizer.save_pretrained(model_dir)
+    capsys.readouterr()  # saving prints progress bars
+    data = write_items(tmp_path / "sleep.jsonl", [mc("sleep-00000", "The cat is [MASK] .", ["sleeping", "."],
+                                                     "sleeping")])
+    out = tmp_path / "out"
+    code, _, err = run_cli(["eval", "--scorer", "hf-masked", "--model", str(model_dir), "--device", "cpu",
+                            "--data", str(data), "--out", str(out)], capsys)
+    assert code == 1
+    lines = [line for line in err.replace("\r", "\n").splitlines() if line.strip() and "it/s]" not in line]
+    assert len(lines) == 1 and lines[0].startswith("error: "), lines  # transformers' loading bars aside
+    assert "item 'sleep-00000': candidate 'sleeping' is" in lines[0] and str(model_dir) in lines[0]
     assert not out.exists()
