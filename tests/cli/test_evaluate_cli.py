@@ -29,7 +29,7 @@ def test_cli_evaluate_ngram_train_then_eval_then_report(blimp_data: Path, tmp_pa
     assert code == 0, err
     assert arpa.exists() and "order 3" in out
     results = tmp_path / "res"
-    code, out, err = run_cli(["eval", "--scorer", "ngram", "--ngram-model", str(arpa), "--data", str(blimp_data),
+    code, out, err = run_cli(["eval", "--scorer", "ngram", "--scorer-option", f"ngram_model={arpa}", "--data", str(blimp_data),
                               "--out", str(results)], capsys)
     assert code == 0, err
     assert "overall (mean of paradigms)" in out
@@ -42,7 +42,7 @@ def test_cli_evaluate_ngram_train_then_eval_then_report(blimp_data: Path, tmp_pa
     (["--scorer", "ngram", "--dtype", "float32"], "takes no option 'dtype'"),
     (["--scorer", "hf-causl"], "unknown scorer 'hf-causl'"),
     (["--model", "./no/such/model"], "unknown model './no/such/model': no such folder"),
-    (["--scorer", "unigram", "--method", "two-prefix", "--unigram-corpus", "{corpus}"], "none of the 2 paradigms"),
+    (["--scorer", "unigram", "--method", "two-prefix", "--scorer-option", "corpus={corpus}"], "none of the 2 paradigms"),
     (["--scorer", "unigram", "--reduction", "slor"], "needs a unigram model"),
 ])
 def test_cli_evaluate_errors_are_one_line_and_write_nothing(args, message, blimp_data: Path, tmp_path: Path,
@@ -71,7 +71,7 @@ def test_cli_evaluate_truncated_arpa_is_refused_and_writes_nothing(blimp_data: P
     arpa, truncated, out = tmp_path / "lm.arpa", tmp_path / "t.arpa", tmp_path / "out"
     assert run_cli(["ngram", "train", str(corpus), "-o", str(arpa), "--order", "3"], capsys)[0] == 0
     truncated.write_bytes(arpa.read_bytes()[:300])
-    code, _, err = run_cli(["eval", "--scorer", "ngram", "--ngram-model", str(truncated), "--data", str(blimp_data),
+    code, _, err = run_cli(["eval", "--scorer", "ngram", "--scorer-option", f"ngram_model={truncated}", "--data", str(blimp_data),
                             "--out", str(out)], capsys)
     assert code == 1 and len(err.strip().splitlines()) == 1
     assert f"{truncated}:" in err and "\\1-grams: section" in err and "truncated" in err
@@ -139,7 +139,7 @@ def corpus(tmp_path: Path) -> Path:
 
 def test_cli_evaluate_probes_writes_three_files(probe_file: Path, corpus: Path, tmp_path: Path, capsys):
     out = tmp_path / "res"
-    code, text, err = run_cli(["eval", "--scorer", "unigram", "--unigram-corpus", str(corpus), "--data",
+    code, text, err = run_cli(["eval", "--scorer", "unigram", "--scorer-option", f"corpus={corpus}", "--data",
                                str(probe_file), "--out", str(out), "--paradigms", "--top-k", "1", "--top-k", "3"],
                               capsys)
     assert code == 0, err
@@ -170,7 +170,7 @@ def test_cli_evaluate_probes_errors_are_one_line_and_write_nothing(args, message
     pairs.write_text(json.dumps({"sentence_good": "a b", "sentence_bad": "b a", "UID": "p"}) + "\n")
     args = [a.replace("{bad}", str(bad)).replace("{pairs}", str(pairs)) for a in args]
     out = tmp_path / "out"
-    code, _, err = run_cli(["eval", "--scorer", "unigram", "--unigram-corpus", str(corpus), "--data",
+    code, _, err = run_cli(["eval", "--scorer", "unigram", "--scorer-option", f"corpus={corpus}", "--data",
                             str(probe_file), "--out", str(out), *args], capsys)
     assert code == 1
     assert message in err and len(err.strip().splitlines()) == 1
@@ -195,3 +195,65 @@ def test_cli_evaluate_probes_masked_multi_token_fails_cleanly(tmp_path: Path, ca
     assert len(lines) == 1 and lines[0].startswith("error: "), lines  # transformers' loading bars aside
     assert "item 'sleep-00000': candidate 'sleeping' is" in lines[0] and str(model_dir) in lines[0]
     assert not out.exists()
+
+
+# -- scorer options ---------------------------------------------------------------------------------
+def test_cli_evaluate_list_options_needs_no_data_and_no_torch():
+    code = ("import sys; from blimpgen.cli import main\n"
+            "try:\n    main(['eval', '--scorer', 'hf-masked', '--list-options'])\nexcept SystemExit as exc:\n"
+            "    assert not exc.code, exc.code\n"
+            "assert 'torch' not in sys.modules, 'torch imported'")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.startswith("hf-masked.v1 (blimpgen.evaluate.scoring.scorers.hf_masked:MaskedLMScorer)\n")
+    assert "  pll (one of: original, within-word-l2r; default: within-word-l2r)" in done.stdout
+
+
+def test_cli_evaluate_without_data_is_a_usage_error(capsys):
+    code, _, err = run_cli(["eval", "--scorer", "unigram"], capsys)
+    assert code == 2 and "Missing option '--data'" in err
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--scorer-option", "lowercse=no"], "error: scorer 'unigram' takes no option 'lowercse'; did you mean "
+                                         "'lowercase'?"),
+    (["--scorer-option", "lowercase=perhaps"], "error: --scorer-option lowercase=perhaps: expected true or false "
+                                               "(lowercase: bool)"),
+    (["--model", "gpt2"], "error: scorer 'unigram' takes no option 'model'"),
+    (["--scorer-option", "counts=3"], "error: --scorer-option counts=3: counts takes Mapping[str, int] | None, "
+                                      "which only a library caller can pass"),
+])
+def test_cli_evaluate_scorer_option_errors_are_one_line(args, message, blimp_data: Path, tmp_path: Path, capsys):
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("the cat is here .\n", encoding="utf-8")
+    code, _, err = run_cli(["eval", "--scorer", "unigram", "--scorer-option", f"corpus={corpus}", "--data",
+                            str(blimp_data), "--out", str(tmp_path / "out"), *args], capsys)
+    assert code == 1 and err.strip().splitlines() == [err.strip()] and err.strip().startswith(message)
+    assert not (tmp_path / "out").exists()
+
+
+def test_cli_evaluate_deprecated_scorer_flags_still_work_with_a_note(blimp_data: Path, tmp_path: Path, capsys):
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("the cat is sleeping .\nthe cats are sleeping .\nthe cat is here .\n" * 3, encoding="utf-8")
+    arpa = tmp_path / "m.arpa"
+    assert run_cli(["ngram", "train", str(corpus), "-o", str(arpa), "--order", "3"], capsys)[0] == 0
+    old, new = tmp_path / "old", tmp_path / "new"
+    code, _, err = run_cli(["eval", "--scorer", "ngram", "--ngram-model", str(arpa), "--data", str(blimp_data),
+                            "--out", str(old)], capsys)
+    assert code == 0 and err.strip() == (f"note: --ngram-model is deprecated; use --scorer-option "
+                                         f"ngram_model={arpa}")
+    code, _, err = run_cli(["eval", "--scorer", "ngram", "--scorer-option", f"ngram_model={arpa}", "--data",
+                            str(blimp_data), "--out", str(new)], capsys)
+    assert code == 0 and err == ""
+    assert (old / "pairs.jsonl").read_text() == (new / "pairs.jsonl").read_text()
+    assert (old / "results.json").read_text() == (new / "results.json").read_text()
+
+
+def test_cli_evaluate_unigram_corpus_sets_the_scorer_corpus_and_slor(blimp_data: Path, tmp_path: Path, capsys):
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("the cat is sleeping .\nthe cats are here .\n", encoding="utf-8")
+    out = tmp_path / "out"
+    code, _, err = run_cli(["eval", "--scorer", "unigram", "--unigram-corpus", str(corpus), "--reduction", "slor",
+                            "--data", str(blimp_data), "--out", str(out)], capsys)
+    assert code == 0 and err.startswith("note: --unigram-corpus is deprecated; use --scorer-option corpus=")
+    options = json.loads((out / "results.json").read_text())["options"]
+    assert options["corpus"] == options["unigram_corpus"] == str(corpus) and options["reduction"] == "slor"

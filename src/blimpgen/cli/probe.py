@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-DTYPES = ("float32", "bfloat16", "float16", "auto")
+from blimpgen.evaluate.scoring.options import DTYPES
 
 
 def _int_list(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[int, ...] | None:

@@ -38,7 +38,7 @@ def test_registrations_rejects_options_the_scorer_does_not_take(options, message
 
 
 def test_registrations_missing_required_option_names_the_flag():
-    with pytest.raises(BlimpgenError, match=r"needs option 'ngram_model' \(--ngram-model\)"):
+    with pytest.raises(BlimpgenError, match=r"needs option 'ngram_model' \(--scorer-option ngram_model=VALUE\)"):
         make_scorer("ngram")
 
 

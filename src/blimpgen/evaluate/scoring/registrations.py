@@ -6,14 +6,14 @@ Third parties add scorers through the ``blimpgen.scorers`` entry-point group.
 
 from __future__ import annotations
 
-import inspect
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from blimpgen.errors import OptionError
 from blimpgen.evaluate.scoring.base import Scorer
+from blimpgen.evaluate.scoring.options import check_options, describe_options, parse_assignments, resolve_options
 from blimpgen.registry import Registry
 
-scorers: Registry[type] = Registry("scorer", entry_point_group="blimpgen.scorers")
+scorers: Registry[type[Scorer]] = Registry("scorer", entry_point_group="blimpgen.scorers")
 
 scorers.register("hf-causal.v1", "blimpgen.evaluate.scoring.scorers.hf_causal:CausalLMScorer")
 scorers.register("hf-masked.v1", "blimpgen.evaluate.scoring.scorers.hf_masked:MaskedLMScorer")
@@ -21,7 +21,7 @@ scorers.register("ngram.v1", "blimpgen.evaluate.scoring.scorers.ngram:NgramScore
 scorers.register("unigram.v1", "blimpgen.evaluate.scoring.scorers.unigram:UnigramScorer")
 
 
-def make_scorer(name: str, **options: Any) -> Any:
+def make_scorer(name: str, **options: Any) -> Scorer:
     """Build the scorer registered as ``name`` from keyword options.
 
     The scorer's constructor signature is its option schema: options it does not take are
@@ -29,20 +29,31 @@ def make_scorer(name: str, **options: Any) -> Any:
 
     Raises:
         UnknownNameError: for an unregistered name.
-        BlimpgenError: for an option the scorer does not take.
+        OptionError: for an option the scorer does not take, or a missing required one.
     """
     factory = scorers.get(name)
-    parameters = inspect.signature(factory).parameters
-    takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
-    unknown = sorted(key for key in options if key not in parameters)
-    if unknown and not takes_any:
-        accepted = ", ".join(key for key in parameters if key != "self")
-        raise OptionError(f"scorer {name!r} takes no option {unknown[0]!r}; it takes: {accepted}")
-    missing = [key for key, p in parameters.items()
-               if p.default is inspect.Parameter.empty and p.kind is p.POSITIONAL_OR_KEYWORD and key not in options]
-    if missing:
-        raise OptionError(f"scorer {name!r} needs option {missing[0]!r} (--{missing[0].replace('_', '-')})")
+    check_options(name, factory, options)
     return factory(**options)
+
+
+def command_line_options(name: str, assignments: Sequence[str], flags: Mapping[str, Any]) -> dict[str, Any]:
+    """The constructor options of scorer ``name`` from ``--scorer-option KEY=VALUE`` texts and the
+    shared flags that were given (:mod:`blimpgen.evaluate.scoring.options`).
+
+    Raises:
+        UnknownNameError: for an unregistered name.
+        OptionError: for a malformed or unknown key, or a value the parameter's annotation refuses.
+    """
+    return resolve_options(name, scorers.get(name), parse_assignments(assignments), flags)
+
+
+def list_options(name: str) -> str:
+    """What ``blimpgen eval --scorer NAME --list-options`` prints.
+
+    Raises:
+        UnknownNameError: for an unregistered name.
+    """
+    return describe_options(name, scorers.resolve(name), scorers.get(name))
 
 
 def scorer_id(scorer: Scorer) -> str:

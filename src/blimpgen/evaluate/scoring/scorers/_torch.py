@@ -6,8 +6,7 @@ from typing import Any
 
 from blimpgen.errors import ModelLoadError, OptionError
 from blimpgen.evaluate.scoring.base import Query, Scorer
-
-DTYPES = ("float32", "bfloat16", "float16", "auto")
+from blimpgen.evaluate.scoring.options import DTYPES
 
 
 class TorchScorer(Scorer):

@@ -24,12 +24,15 @@ sentence's. With BOS, a text of ``n_positions`` tokens still fits (its last toke
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from blimpgen.errors import ModelLoadError, OptionError
 from blimpgen.evaluate.scoring.base import BlankQuery, BlankScores, Query, QueryError, TokenScores
 from blimpgen.evaluate.scoring.scorers._torch import (TorchScorer, check_tokenizer, embedding_rows, encode_query,
                                                       load_pretrained, max_positions, resolve_device, resolve_dtype)
+
+if TYPE_CHECKING:  # the annotations say what only a library caller can pass (scoring.options)
+    from transformers import PreTrainedModel, PreTrainedTokenizerBase
 
 # Model types whose logits are exactly ``lm_head(base_model(...).last_hidden_state)``; others
 # go through the full forward (same numbers, logits for every fed position).
@@ -67,8 +70,9 @@ class CausalLMScorer(TorchScorer):
 
     name = "hf-causal"
 
-    def __init__(self, model: Any, tokenizer: Any = None, dtype: str = "float32", device: str | None = None,
-                 device_map: str | None = None, batch_tokens: int | None = None, first_token: str = "bos",
+    def __init__(self, model: str | PreTrainedModel, tokenizer: PreTrainedTokenizerBase | None = None,
+                 dtype: str = "float32", device: str | None = None, device_map: str | None = None,
+                 batch_tokens: int | None = None, first_token: Literal["bos", "none"] = "bos",
                  share_prefix: bool = True) -> None:
         import torch
 

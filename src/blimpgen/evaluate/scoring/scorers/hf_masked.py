@@ -23,7 +23,7 @@ A text longer than the model's context, special tokens included, is refused with
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from blimpgen.errors import DataError, ModelLoadError, OptionError
 from blimpgen.evaluate.scoring.base import (
@@ -44,6 +44,9 @@ from blimpgen.evaluate.scoring.scorers._torch import (
     resolve_device,
     resolve_dtype,
 )
+
+if TYPE_CHECKING:  # the annotations say what only a library caller can pass (scoring.options)
+    from transformers import PreTrainedModel, PreTrainedTokenizerBase
 
 PLL_METRICS = ("original", "within-word-l2r")
 # model type -> attribute of the prediction head that maps final states to logits
@@ -66,7 +69,8 @@ class MaskedLMScorer(TorchScorer):
     name = "hf-masked"
     default_probe_method = "blank"
 
-    def __init__(self, model: Any, tokenizer: Any = None, pll: str = "within-word-l2r", dtype: str = "float32",
+    def __init__(self, model: str | PreTrainedModel, tokenizer: PreTrainedTokenizerBase | None = None,
+                 pll: Literal["original", "within-word-l2r"] = "within-word-l2r", dtype: str = "float32",
                  device: str | None = None, device_map: str | None = None, batch_tokens: int = 4096) -> None:
         import torch
         from transformers import AutoModelForMaskedLM

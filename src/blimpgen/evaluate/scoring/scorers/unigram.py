@@ -70,7 +70,7 @@ class UnigramScorer(Scorer):
     """Score words by their unigram frequency, ignoring context.
 
     Args:
-        counts: token -> count; or
+        counts: token -> count (give this or ``corpus``).
         corpus: a plain-text file to count (one sentence or paragraph per line).
         lowercase: fold case before counting and scoring.
     """
@@ -80,7 +80,7 @@ class UnigramScorer(Scorer):
     def __init__(self, counts: Mapping[str, int] | None = None, corpus: str | Path | None = None,
                  lowercase: bool = True) -> None:
         if (counts is None) == (corpus is None):
-            raise OptionError("unigram scorer needs exactly one of counts or corpus (--unigram-corpus FILE)")
+            raise OptionError("unigram scorer needs exactly one of counts or corpus (--scorer-option corpus=FILE)")
         self.lowercase = lowercase
         self.corpus = str(corpus) if corpus is not None else None
         if corpus is not None:
