@@ -119,3 +119,23 @@ def test_runner_bad_data_fails_before_the_scorer_is_built(tmp_path: Path, monkey
 def test_runner_records_the_resolved_scorer_id(blimp_data: Path):
     assert evaluate(UnigramScorer(counts=COUNTS), blimp_data).options["scorer"] == "unigram.v1"
     assert read_data(blimp_data).record_type is MinimalPair
+
+
+def test_runner_places_the_scorer_when_launched_on_several_processes(blimp_data: Path, monkeypatch):
+    """Placement is the scorer's capability (Scorer.place), not a test of its name."""
+    seen: dict = {}
+
+    class Built(Exception):
+        pass
+
+    def make(name, **options):
+        seen.update(options)
+        raise Built
+
+    monkeypatch.setattr(runner, "launched_processes", lambda: 2)
+    monkeypatch.setattr(runner, "local_rank", lambda: 1)
+    monkeypatch.setattr(runner, "make_scorer", make)
+    monkeypatch.setattr(UnigramScorer, "place", classmethod(lambda cls, options, rank: {**options, "rank": rank}))
+    with pytest.raises(Built):
+        run_eval("unigram", {"counts": COUNTS}, [blimp_data], None)
+    assert seen == {"counts": COUNTS, "rank": 1}

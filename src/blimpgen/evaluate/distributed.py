@@ -79,8 +79,9 @@ def run_shards(work: Callable[[], list[T]], rank: int, world: int, gather: Calla
     would wait for its rows in the gather forever.
 
     Raises:
-        BlimpgenError: the first error any process met (by rank), as its own class where it can
-            be rebuilt from its message (else a DataError).
+        DataError, OptionError, ModelLoadError, ResultError: the first error any process met
+            (by rank), rebuilt as its own class where its constructor takes a message (else
+            a DataError).
     """
     if world == 1:
         return work()

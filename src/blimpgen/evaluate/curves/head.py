@@ -61,7 +61,7 @@ def find_head(model: Any, name: str = "") -> tuple[str, Any, list[tuple[str, Any
     input embeddings (a tied decoder weight) are left out.
 
     Raises:
-        BlimpgenError: when the model has no output layer or its head is not a separate module.
+        ModelLoadError: when the model has no output layer or its head is not a separate module.
     """
     name = name or type(model).__name__
     output = model.get_output_embeddings() if hasattr(model, "get_output_embeddings") else None
@@ -100,7 +100,7 @@ def prepare_items(tokenizer: Any, items: Sequence[ProbeItem], where: str = "item
     """Tokenize probe items for a masked LM and check them, with the tokenizer alone.
 
     Raises:
-        BlimpgenError: for no items, a candidate that is not one token (or is unknown), two
+        DataError: for no items, a candidate that is not one token (or is unknown), two
             candidates with one token, or a context that is not one blank within ``max_length``.
     """
     if not items:
@@ -179,7 +179,8 @@ class HeadTrainer:
         name: the model's name, for messages.
 
     Raises:
-        BlimpgenError: without a mask token, or when the head cannot be separated from the encoder.
+        ModelLoadError: for a tokenizer that does not fit the model or has no mask token, or
+            when the head cannot be separated from the encoder.
     """
 
     def __init__(self, model: Any, tokenizer: Any, name: str = "") -> None:
@@ -234,7 +235,7 @@ class HeadTrainer:
         """Cache the encoder's states at the blank of each context (items are prepared first).
 
         Raises:
-            BlimpgenError: from :func:`prepare_items`.
+            DataError: from :func:`prepare_items`.
         """
         torch = self._torch
         prepared = items if isinstance(items, PreparedItems) else prepare_items(self.tokenizer, items, where, self.name)

@@ -124,7 +124,7 @@ def weights_for(sizes: Sequence[int]) -> dict[int, float]:
     The oLMpics sizes keep their weights; any other set of sizes takes them by rank.
 
     Raises:
-        BlimpgenError: for more than seven sizes outside the oLMpics grid.
+        OptionError: for more than seven sizes outside the oLMpics grid.
     """
     ordered = sorted(set(sizes))
     if set(ordered) <= set(SIZES):
@@ -149,7 +149,7 @@ def split_items(items: Sequence[ProbeItem], fraction: float, seed: int = 0) -> t
     split the same way.
 
     Raises:
-        BlimpgenError: when either part would be empty.
+        OptionError: for a fraction outside (0, 1), or when either part would be empty.
     """
     if not 0 < fraction < 1:
         raise OptionError(f"eval fraction must be between 0 and 1, got {fraction}")

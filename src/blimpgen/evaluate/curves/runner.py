@@ -27,7 +27,8 @@ def run_curve(trainer: HeadTrainer, label: str, train: EncodedItems, held_out: E
     seeded shuffle, then score the held-out items.
 
     Raises:
-        BlimpgenError: when no size fits the training set.
+        DataError: when no size fits the training set.
+        OptionError: for sizes that cannot be weighted.
     """
     weights = weights_for(sizes)
     ran = [n for n in sorted(weights) if n <= len(train)]
@@ -86,7 +87,10 @@ def learning_curve(model_name_or_path: str, train_items: Sequence[ProbeItem], ev
         progress: called with one line per run.
 
     Raises:
-        BlimpgenError: one line, for bad options, a model without a masked-LM head, or bad items.
+        OptionError: for bad sizes, seeds or training options, or half a control.
+        ModelLoadError: for a model that cannot be loaded, has no masked-LM head, or whose
+            tokenizer is missing or does not fit.
+        DataError: for bad items (naming the item) or too few training items.
     """
     options = TrainOptions(epochs=epochs, steps=steps, lr=lr, batch_size=batch_size, weight_decay=weight_decay,
                            warmup_ratio=warmup_ratio)
@@ -163,7 +167,10 @@ def run_learning_curve(model: str, train: str | Path, eval_path: str | Path | No
     control's file likewise, without ``control_eval``). Nothing is written unless the run succeeds.
 
     Raises:
-        BlimpgenError: one line, for unreadable files, bad items or options, or an unsuitable model.
+        DataError: for unreadable files or bad items (``file:line``).
+        OptionError: for bad options or an ``out`` that is a file.
+        ModelLoadError: for a model unsuitable for head-only training.
+        MissingDependencyError: for ``plot`` without matplotlib.
     """
     from blimpgen.records.jsonl import read_items
 

@@ -220,7 +220,7 @@ class Scorer(ABC):
         option that is 0 tokens (it would get log-probability 0, the best possible score).
 
         Raises:
-            BlimpgenError: one line naming the option and why (masked LMs: not one token).
+            DataError: one line naming the option and why (masked LMs: not one token).
         """
         for option, tokens in zip(query.options, self.blank_tokens(query)):
             if not tokens:

@@ -19,3 +19,17 @@ def test_torch_linear_logprobs_vocabulary_slices_equal_log_softmax(chunk_vocab, 
     expected = torch.log_softmax(torch.nn.functional.linear(states, weight, offset), dim=-1)[rows, targets]
     found = linear_logprobs(states, weight, offset, rows, targets, chunk_vocab=chunk_vocab)
     assert torch.allclose(found, expected, atol=1e-5)
+
+
+def test_torch_scorers_place_one_gpu_per_process(monkeypatch):
+    from blimpgen.evaluate.scoring.scorers._torch import TorchScorer
+    from blimpgen.evaluate.scoring.scorers.hf_causal import CausalLMScorer
+    from blimpgen.evaluate.scoring.scorers.unigram import UnigramScorer
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    assert CausalLMScorer.place({"model": "m"}, 3) == {"model": "m", "device": "cuda:3"}
+    assert TorchScorer.place({"model": "m", "device": "cpu"}, 3) == {"model": "m", "device": "cpu"}
+    assert TorchScorer.place({"device_map": "auto"}, 1) == {"device_map": "auto"}
+    assert UnigramScorer.place({"counts": {}}, 2) == {"counts": {}}  # not a device scorer
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert CausalLMScorer.place({"model": "m"}, 3) == {"model": "m"}

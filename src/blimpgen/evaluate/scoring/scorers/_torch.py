@@ -36,7 +36,7 @@ def resolve_dtype(dtype: str, device: str | None) -> Any:
     """A torch dtype from its name; ``auto`` is bf16 on a GPU that supports it, else fp32.
 
     Raises:
-        BlimpgenError: for an unknown name.
+        OptionError: for an unknown name.
     """
     import torch
 
@@ -53,7 +53,8 @@ def load_pretrained(auto_class: Any, name: str, dtype: Any, device_map: str | No
     """Load a model and its tokenizer by hub id or local path.
 
     Raises:
-        BlimpgenError: one line naming the model when it cannot be found or loaded.
+        ModelLoadError: one line naming the model when it cannot be found or loaded, or its
+            tokenizer is empty.
     """
     from pathlib import Path
 
@@ -94,7 +95,7 @@ def check_tokenizer(tokenizer: Any, embedding_rows: int | None, name: str) -> No
         name: the model's id or folder, for the message.
 
     Raises:
-        BlimpgenError: one line naming the model (folder) and what is missing or mismatched.
+        ModelLoadError: one line naming the model (folder) and what is missing or mismatched.
     """
     from pathlib import Path
 

@@ -66,6 +66,11 @@ class CausalLMScorer(TorchScorer):
             prepends nothing, so a sentence's first token is not scored.
         share_prefix: feed a prefix shared by several sentences once (turn off only to compare);
             used for the model types in ``_TREE_MASK_TYPES`` under sdpa or eager attention.
+
+    Raises:
+        ModelLoadError: for a model or tokenizer that cannot be loaded or do not fit, or a
+            tokenizer with neither BOS nor EOS under ``first_token="bos"``.
+        OptionError: for a bad ``first_token`` or ``dtype``, or a loaded model without a tokenizer.
     """
 
     name = "hf-causal"

@@ -64,6 +64,11 @@ class MaskedLMScorer(TorchScorer):
         device: ``cpu``, ``cuda``...; default: CUDA when available.
         device_map: passed to ``from_pretrained``.
         batch_tokens: token budget of one forward pass, padding included.
+
+    Raises:
+        ModelLoadError: for a model or tokenizer that cannot be loaded or do not fit, or a
+            tokenizer without a mask token or word ids (not a fast tokenizer).
+        OptionError: for a bad ``pll`` or ``dtype``, or a loaded model without a tokenizer.
     """
 
     name = "hf-masked"
@@ -221,7 +226,8 @@ class MaskedLMScorer(TorchScorer):
         """Log-probabilities of single-token options at the mask, over the full vocabulary.
 
         Raises:
-            BlimpgenError: one line naming an option that is not exactly one token.
+            DataError: one line naming an option that is not exactly one token.
+            QueryError: for a context longer than the model reads.
         """
         torch = self._torch
         targets = [self._target_ids(query) for query in queries]
@@ -286,7 +292,7 @@ def load_masked_lm_tokenizer(name: str) -> tuple[Any, int]:
     """The tokenizer of a masked LM and the longest input it takes, without loading the weights.
 
     Raises:
-        BlimpgenError: one line, when the model cannot be found, is not a masked LM, or its
+        ModelLoadError: one line, when the model cannot be found, is not a masked LM, or its
             tokenizer is missing, does not fit the model, has no mask token or is not a fast tokenizer.
     """
     from pathlib import Path
@@ -318,7 +324,7 @@ def load_masked_lm(name: str, tokenizer: Any, dtype: str = "float32", device: st
     """Load the weights of a masked LM (whose tokenizer :func:`load_masked_lm_tokenizer` gave).
 
     Raises:
-        BlimpgenError: one line, when the model cannot be loaded.
+        ModelLoadError: one line, when the model cannot be loaded.
     """
     from transformers import AutoModelForMaskedLM
 

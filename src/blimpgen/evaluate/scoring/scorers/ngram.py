@@ -88,7 +88,7 @@ class ArpaModel:
         a truncated model would otherwise load and give unknown-word probabilities everywhere.
 
         Raises:
-            BlimpgenError: one line naming ``file:line`` (and the order) for a malformed line,
+            ModelLoadError: one line naming ``file:line`` (and the order) for a malformed line,
                 a count that does not match the header, a missing section or a missing ``\\end\\``.
         """
         path = Path(path)
@@ -242,7 +242,8 @@ def train_kneser_ney(sentences: Iterable[Sequence[str]], order: int = 3, discoun
         unk_cutoff: words seen fewer times become ``<unk>`` (nltk's ``Vocabulary``).
 
     Raises:
-        BlimpgenError: for an empty corpus or bad parameters.
+        DataError: for an empty corpus.
+        OptionError: for bad parameters.
     """
     from nltk.lm import Vocabulary
     from nltk.lm.preprocessing import pad_both_ends
@@ -316,7 +317,8 @@ def read_sentences(path: Path | str, corpus_format: str = "text", lowercase: boo
     corpus as nltk distributes it (a ``brown.zip`` or folder of ``word/TAG`` files).
 
     Raises:
-        BlimpgenError: for an unreadable path or unknown format.
+        DataError: for an unreadable path.
+        OptionError: for an unknown format.
     """
     path = Path(path)
     if corpus_format == "text":
@@ -356,6 +358,9 @@ class NgramScorer(Scorer):
     Args:
         ngram_model: an ARPA file, or an :class:`ArpaModel`.
         lowercase: fold case (must match how the model was trained; ours are lowercased).
+
+    Raises:
+        ModelLoadError: for an ARPA file that cannot be read or is incomplete (``file:line``).
     """
 
     name = "ngram"

@@ -29,7 +29,7 @@ def read_corpus_lines(path: Path | str) -> Iterable[str]:
     """Yield the non-empty lines of a plain-text corpus file.
 
     Raises:
-        BlimpgenError: when the file cannot be read.
+        DataError: when the file cannot be read.
     """
     path = Path(path)
     try:
@@ -73,6 +73,10 @@ class UnigramScorer(Scorer):
         counts: token -> count (give this or ``corpus``).
         corpus: a plain-text file to count (one sentence or paragraph per line).
         lowercase: fold case before counting and scoring.
+
+    Raises:
+        OptionError: unless exactly one of ``counts`` and ``corpus`` is given.
+        DataError: when the corpus cannot be read.
     """
 
     name = "unigram"
