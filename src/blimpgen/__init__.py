@@ -4,6 +4,9 @@ Nothing is loaded at import time; use :class:`blimpgen.generators.Catalog` (spec
 :func:`blimpgen.generators.load_paradigms` and :func:`blimpgen.generators.generate`.
 """
 
-__version__ = "0.1.0"
+# The only place the version is written (pyproject.toml reads it). Raise it whenever generated
+# output changes (tests/test_version.py compares a fingerprint of the output per version) and
+# say why in CHANGELOG.md.
+__version__ = "0.2.0"
 
 __all__ = ["__version__"]

@@ -34,14 +34,31 @@ def key_path_str(path: KeyPath) -> str:
 
 
 class LineTable:
-    """The line of every key path in one YAML document."""
+    """The line of every key path in one YAML document (keys adopted from an included file keep
+    that file's table: see :meth:`adopt`)."""
 
     def __init__(self, file: str) -> None:
         self.file = file
         self.lines: dict[KeyPath, int] = {}
+        self.adopted: dict[KeyPath, LineTable] = {}
+
+    def adopt(self, prefix: KeyPath, other: LineTable) -> None:
+        """Key paths under ``prefix`` came from ``other``'s file (an ``include:``d fragment)."""
+        self.adopted[tuple(prefix)] = other
+
+    def owner(self, path: KeyPath) -> LineTable:
+        """The table whose file ``path`` was written in."""
+        path = tuple(path)
+        for end in range(len(path), 0, -1):
+            if path[:end] in self.adopted:
+                return self.adopted[path[:end]].owner(path)
+        return self
 
     def line_of(self, path: KeyPath) -> int:
-        """Line of ``path`` or of its nearest recorded ancestor (1 when none)."""
+        """Line of ``path`` or of its nearest recorded ancestor (1 when none), in its own file."""
+        owner = self.owner(path)
+        if owner is not self:
+            return owner.line_of(path)
         path = tuple(path)
         while path:
             if path in self.lines:
@@ -50,8 +67,8 @@ class LineTable:
         return self.lines.get((), 1)
 
     def error(self, path: KeyPath, message: str) -> SpecError:
-        """Build a :class:`SpecError` located at ``path``."""
-        return SpecError(message, self.file, self.line_of(path), key_path_str(path))
+        """Build a :class:`SpecError` located at ``path`` (in the file that wrote it)."""
+        return SpecError(message, self.owner(path).file, self.line_of(path), key_path_str(path))
 
 
 def load_yaml_text(text: str, file: str) -> tuple[Any, LineTable]:

@@ -75,7 +75,7 @@ def test_catalog_parses_each_file_once(tmp_path: Path, monkeypatch: pytest.Monke
     monkeypatch.setenv("BLIMPGEN_PARADIGM_PATH", str(tmp_path))  # the same folder as the flag: read once
     parsed: list[str] = []
     real = loader.parse_spec
-    monkeypatch.setattr(loader, "parse_spec", lambda text, file: parsed.append(file) or real(text, file))
+    monkeypatch.setattr(loader, "parse_spec", lambda text, file, folders=None: parsed.append(file) or real(text, file, folders))
     catalog = Catalog.from_environment([tmp_path])
     sources = catalog.build(["mine", "my_probe"])
     catalog.names(), catalog.get("mine"), catalog.check([str(tmp_path / "mine.yaml")])

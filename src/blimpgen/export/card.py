@@ -65,8 +65,10 @@ FIELD_DOCS = (
     ("pair_id", "string, null", "blimpgen's stable id, `{UID}-{index:05d}`"),
     ("seed", "int64, null", "random seed the pair was generated with"),
     ("lexicon_hash", "string, null", "hash of the lexicon used"),
-    ("spec_hash", "string, null", "hash of the paradigm spec used"),
+    ("spec_hash", "string, null", "hash of the paradigm spec used (and of the fragments it includes)"),
+    ("spec_version", "int64, null", "the paradigm spec's `version:`"),
     ("blimpgen_version", "string, null", "blimpgen version that generated the pair"),
+    ("kinds", "list of string", "the versioned slot kinds that drew the words (`dp.v1`, ...)"),
     ("slots", "string", "JSON object: slot name -> lexicon word id (`json.loads` it)"),
 )
 

@@ -40,7 +40,8 @@ from blimpgen.records.pair import BLIMP_FIELDS, ONE_PREFIX_FIELDS, PROVENANCE_FI
 
 COLUMNS = BLIMP_FIELDS + ONE_PREFIX_FIELDS + TWO_PREFIX_FIELDS + PROVENANCE_FIELDS
 BOOL_COLUMNS = ("simple_LM_method", "one_prefix_method", "two_prefix_method", "lexically_identical")
-INT_COLUMNS = ("seed",)
+INT_COLUMNS = ("seed", "spec_version")
+LIST_COLUMNS = ("kinds",)
 LAYOUTS = ("hub", "disk")
 SHARD_NAME = f"{dataset_card.SPLIT}-00000-of-00001.parquet"
 # Config names become folder names, Hub config names and lm-eval task names.
@@ -63,7 +64,8 @@ def make_features() -> Any:
     def dtype(name: str) -> str:
         return "bool" if name in BOOL_COLUMNS else "int64" if name in INT_COLUMNS else "string"
 
-    return datasets.Features({name: datasets.Value(dtype(name)) for name in COLUMNS})
+    return datasets.Features({name: datasets.Sequence(datasets.Value("string")) if name in LIST_COLUMNS
+                              else datasets.Value(dtype(name)) for name in COLUMNS})
 
 
 def row_from_pair(pair: MinimalPair) -> dict[str, Any]:
@@ -76,6 +78,7 @@ def row_from_pair(pair: MinimalPair) -> dict[str, Any]:
     if row["seed"] is not None and (isinstance(row["seed"], bool) or not isinstance(row["seed"], int)):
         raise DataError(f"{pair.pair_id or pair.UID}: seed must be an integer, got {row['seed']!r}")
     row["slots"] = json.dumps(pair.slots, ensure_ascii=False, separators=(",", ":"))
+    row["kinds"] = list(pair.kinds)
     return row
 
 
@@ -87,6 +90,8 @@ def pair_from_row(row: dict[str, Any]) -> MinimalPair:
     """
     kwargs = {name: row[name] for name in COLUMNS
               if name != "slots" and row.get(name) is not None}
+    if "kinds" in kwargs:
+        kwargs["kinds"] = tuple(kwargs["kinds"])
     slots = row.get("slots")
     if isinstance(slots, str):
         try:

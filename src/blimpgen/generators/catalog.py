@@ -111,7 +111,7 @@ class Catalog:
                 else:
                     self._problems.append(SpecError("paradigm path is not a folder", str(path)))
                     continue
-                load_documents(files, self._problems, self._specs)
+                load_documents(files, self._problems, self._specs, path if path.is_dir() else path.parent)
         return self._specs
 
     def _specs_or_raise(self) -> dict[str, LoadedSpec]:

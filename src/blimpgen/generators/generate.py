@@ -24,7 +24,7 @@ from blimpgen.generators.catalog import Catalog
 from blimpgen.generators.kinds.base import Bindings
 from blimpgen.generators.paradigm import Paradigm
 from blimpgen.generators.probe import Probe
-from blimpgen.generators.source import DeadEnd, Source, paradigm_rng, slot_provenance
+from blimpgen.generators.source import DeadEnd, Source, paradigm_rng, resolved_kinds, slot_provenance
 from blimpgen.grammar.probe_spec import ProbeSpec
 from blimpgen.grammar.spec import ParadigmSpec
 from blimpgen.grammar.templates import RenderDeadEnd
@@ -94,7 +94,8 @@ def generate_records(source: Source, n: int, seed: int = 0) -> Iterator[tuple[Re
         raise GenerationError(f"the number of {source.unit}s must be at least 0")
     rng = paradigm_rng(seed, source.uid)
     stamp = dict(seed=seed, lexicon_hash=source.lexicon.fingerprint, spec_hash=source.loaded.sha,
-                 blimpgen_version=__version__)
+                 spec_version=source.loaded.spec.version, blimpgen_version=__version__,
+                 kinds=resolved_kinds(source.loaded))
     seen: set = set()
     attempts = Attempts(n)
     made = 0

@@ -32,6 +32,7 @@ from blimpgen.generators.kinds.numbers import Number
 from blimpgen.grammar.loader import LoadedSpec
 from blimpgen.grammar.spec import Variant
 from blimpgen.records import Record
+from blimpgen.registry import base_name
 from blimpgen.vocab.lexeme import Word
 from blimpgen.vocab.lexicon import Lexicon
 
@@ -139,6 +140,13 @@ def slot_violations(slots: list[tuple[str, SlotKind]], bindings: Bindings) -> li
     return [f"{name}: {p}" for name, kind in slots for p in kind.violations(bindings[name], bindings)]
 
 
+def resolved_kinds(loaded: LoadedSpec) -> tuple[str, ...]:
+    """The versioned slot kinds (``dp.v1``) a spec's slots resolve to, sorted and distinct
+    (a kind that does not resolve is left out: building the spec reports it)."""
+    names = {body.get("kind") for body in loaded.spec.slot_bodies()}
+    return tuple(sorted(slot_kinds.resolve(name) for name in names if isinstance(name, str) and name in slot_kinds))
+
+
 def slot_provenance(bindings: Bindings) -> dict[str, str]:
     """slot (or slot.part) -> lexicon word id for every word used; ``number:N`` for a number slot."""
     out: dict[str, str] = {}
@@ -164,7 +172,7 @@ def build_slots(loaded: LoadedSpec, variant: Variant, lexicon: Lexicon) -> tuple
         try:
             kind_cls = slot_kinds.get(kind_name)
         except UnknownNameError:
-            bare = sorted({k.rsplit(".v", 1)[0] for k in slot_kinds.names()})
+            bare = sorted({base_name(k) for k in slot_kinds.names()})
             errors.append(loaded.error(path + ("kind",), f"unknown slot kind {kind_name!r}"
                                        f"{did_you_mean(kind_name, bare)}"))
             earlier.append(name)

@@ -1,7 +1,8 @@
 """Loading specs from YAML with precise ``file:line: key: message`` errors: one loader for every type.
 
 Steps: ``_yaml.load_yaml_text`` (safe, duplicate keys rejected, key-path -> line table) ->
-:data:`SpecDocument`, a pydantic union discriminated by ``records.types.spec_tag`` (a
+named formulas expanded (``@name``, from ``formulas:`` and ``include:``d fragments: see
+:mod:`blimpgen.grammar.fragments`) -> :data:`SpecDocument`, a pydantic union discriminated by ``records.types.spec_tag`` (a
 document with ``item:`` is a probe suite, otherwise a paradigm; every pydantic error mapped to
 its line) -> the spec's own ``problems`` (templates, cross-key rules). All errors of a file are
 collected before raising. :func:`load_documents` applies the UID rules (unique; equal to the
@@ -22,6 +23,7 @@ from pydantic import Discriminator, Tag, TypeAdapter, ValidationError
 from blimpgen._yaml import LineTable, load_yaml_text
 from blimpgen.errors import SpecError, SpecErrors, did_you_mean
 from blimpgen.grammar.discovery import shipped_spec_files, spec_files
+from blimpgen.grammar.fragments import fragment_folders, resolve_formulas
 from blimpgen.grammar.probe_spec import ProbeSpec
 from blimpgen.grammar.spec import ParadigmSpec, SpecBase
 from blimpgen.records.types import PARADIGM_TAG, PROBE_TAG, spec_tag
@@ -40,7 +42,7 @@ class LoadedSpec:
         spec: the validated model (:class:`ParadigmSpec` or :class:`ProbeSpec`).
         file: display path of the YAML file.
         lines: key path -> line table, for errors raised by later layers.
-        sha: short hash of the file's bytes (provenance).
+        sha: short hash of the file's bytes and of the fragments it includes (provenance).
     """
 
     spec: Any
@@ -58,8 +60,14 @@ class LoadedSpec:
         return self.lines.error(path, message)
 
 
-def parse_spec(text: str, file: str) -> LoadedSpec:
+def parse_spec(text: str, file: str, folders: list[Any] | None = None) -> LoadedSpec:
     """Validate one spec document of any type.
+
+    Args:
+        text: the YAML text.
+        file: the name errors give it.
+        folders: where ``include:`` looks for fragments (default: the shipped ``grammar/`` folder;
+            see :func:`blimpgen.grammar.fragments.fragment_folders`).
 
     Raises:
         SpecErrors: every problem found, each ``file:line: key: message``.
@@ -67,6 +75,9 @@ def parse_spec(text: str, file: str) -> LoadedSpec:
     raw, table = load_yaml_text(text, file)
     if not isinstance(raw, dict):
         raise SpecErrors([SpecError("a paradigm spec must be a YAML mapping (uid: ..., slots: ...)", file, 1)])
+    fragments, errors = resolve_formulas(raw, table, fragment_folders() if folders is None else folders)
+    if errors:
+        raise SpecErrors(errors)
     spec_type = SPEC_TYPES[spec_tag(raw)]
     try:
         spec = _DOCUMENT.validate_python(raw)
@@ -75,7 +86,10 @@ def parse_spec(text: str, file: str) -> LoadedSpec:
     errors = spec.problems(table)
     if errors:
         raise SpecErrors(errors)
-    return LoadedSpec(spec, file, table, hashlib.sha256(text.encode("utf-8")).hexdigest()[:12])
+    digest = hashlib.sha256(text.encode("utf-8"))
+    for fragment in fragments:
+        digest.update(b"\0" + fragment.text.encode("utf-8"))
+    return LoadedSpec(spec, file, table, digest.hexdigest()[:12])
 
 
 def pydantic_errors(exc: ValidationError, table: LineTable, spec_type: type[SpecBase]) -> list[SpecError]:
@@ -105,21 +119,22 @@ def pydantic_errors(exc: ValidationError, table: LineTable, spec_type: type[Spec
 
 
 def load_spec_file(path: Path | str, display: str | None = None) -> LoadedSpec:
-    """Read and validate one spec file."""
+    """Read and validate one spec file (its fragments looked for beside it, then shipped)."""
     path = Path(path)
     name = display or str(path)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise SpecErrors([SpecError(f"cannot read file: {exc}", name)]) from None
-    return parse_spec(text, name)
+    return parse_spec(text, name, fragment_folders(path))
 
 
 def load_documents(files: Iterable[tuple[str, Any]], problems: list[SpecError],
-                   specs: dict[str, LoadedSpec] | None = None) -> dict[str, LoadedSpec]:
+                   specs: dict[str, LoadedSpec] | None = None, root: Any = None) -> dict[str, LoadedSpec]:
     """Parse every ``(display name, file)`` into ``specs`` (keyed by UID), appending every
     problem to ``problems`` instead of stopping: a UID may be defined once, in a file named
-    after it. A file that ``specs`` already holds (by display name) is not parsed again."""
+    after it. A file that ``specs`` already holds (by display name) is not parsed again.
+    ``root`` is the folder the files were found under (where ``include:`` looks second)."""
     specs = {} if specs is None else specs
     known = {loaded.file for loaded in specs.values()}
     for display, entry in files:
@@ -127,7 +142,7 @@ def load_documents(files: Iterable[tuple[str, Any]], problems: list[SpecError],
             continue
         known.add(display)
         try:
-            loaded = parse_spec(entry.read_text(encoding="utf-8"), display)
+            loaded = parse_spec(entry.read_text(encoding="utf-8"), display, fragment_folders(entry, root))
         except SpecErrors as exc:
             problems.extend(exc.errors)
             continue
@@ -164,7 +179,7 @@ def load_specs(paths: tuple[Path | str, ...] = (), spec_type: type[SpecBase] = P
     specs = dict(shipped)
     for folder in paths:
         try:
-            load_documents(spec_files(folder), problems, specs)
+            load_documents(spec_files(folder), problems, specs, Path(folder))
         except SpecErrors as exc:
             problems.extend(exc.errors)
     if problems:

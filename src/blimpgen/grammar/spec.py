@@ -6,9 +6,7 @@ A spec is one YAML file::
     field: morphology
     linguistics_term: determiner_noun_agreement
     description: A demonstrative agrees in number with its noun.
-    simple_LM_method: true
-    one_prefix_method: true
-    two_prefix_method: false
+    version: 1                                # raise when a change alters the output
     contrast: [noun]                          # what may differ between good and bad
     slots:                                    # sampled in order; later slots may refer to earlier
       subj: {kind: dp, head: "N and animate"}
@@ -22,7 +20,11 @@ A spec is one YAML file::
 
 ``grammar`` checks structure, templates and metadata; each slot's ``kind`` and parameters
 are resolved and checked by ``blimpgen.generators`` (which owns the kinds), still with the
-spec's line numbers. ``lexically_identical`` is computed from the templates, not declared.
+spec's line numbers. ``lexically_identical`` is computed from the templates, not declared;
+``one_prefix_method`` and ``two_prefix_method`` follow from the prefix blocks when left out
+(written out, they must agree with them). ``@name`` in a slot parameter is a named formula
+(``formulas:`` here, or from a fragment listed under ``include:``; see
+:mod:`blimpgen.grammar.fragments`).
 
 Every spec type derives from :class:`SpecBase`, which holds what all of them share (the
 metadata header, the UID and slot rules, the unused-slot rule). A document is a paradigm
@@ -36,11 +38,12 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from blimpgen._yaml import LineTable, key_path_str
 from blimpgen.errors import SpecError, did_you_mean
 from blimpgen.grammar import templates
+from blimpgen.registry import base_name
 
 FIELDS = ("morphology", "syntax", "semantics", "syntax_semantics", "syntax/semantics")
 LINGUISTICS_TERMS = ("anaphor_agreement", "argument_structure", "binding", "control_raising",
@@ -73,6 +76,12 @@ class SpecBase(_Strict):
     field: str = Field(min_length=1, max_length=40)
     linguistics_term: str = Field(min_length=1, max_length=100)
     description: str = Field(min_length=1, max_length=300)
+    # raised whenever a change to the spec changes what it generates; recorded in every record
+    version: int = Field(default=1, ge=1, le=1_000_000)
+    # fragments (_NAME.yaml) whose named formulas the slots use, and the spec's own formulas;
+    # both are expanded before validation (see blimpgen.grammar.fragments) and kept for show
+    include: list[str] = Field(default_factory=list)
+    formulas: dict[str, str] = Field(default_factory=dict)
 
     @field_validator("uid")
     @classmethod
@@ -97,6 +106,10 @@ class SpecBase(_Strict):
     def problems(self, table: LineTable) -> list[SpecError]:
         """Every problem the field types cannot say (templates, cross-key rules), located."""
         raise NotImplementedError
+
+    def slot_bodies(self) -> list[dict[str, Any]]:
+        """Every slot body the spec declares (a branch's own slots too), in file order."""
+        return list(getattr(self, "slots", {}).values())
 
     # ``blimpgen list`` prints each spec type in its own block, under this title (none: first, untitled)
     list_title: ClassVar[str | None] = None
@@ -216,6 +229,24 @@ class ParadigmSpec(SpecBase):
     branches: dict[str, Branch] | None = None
     notes: str = ""
 
+    @model_validator(mode="before")
+    @classmethod
+    def _derive_method_flags(cls, data: Any) -> Any:
+        """``one_prefix_method`` / ``two_prefix_method`` left out: true exactly when the spec (or
+        any branch) has the block. Written out, they must agree with the blocks (checked later)."""
+        if not isinstance(data, dict):
+            return data
+        branches = data.get("branches") if isinstance(data.get("branches"), dict) else {}
+        bodies = [data] + [b for b in branches.values() if isinstance(b, dict)]
+        derived = {f"{method}_method": any(body.get(method) is not None for body in bodies)
+                   for method in ("one_prefix", "two_prefix") if f"{method}_method" not in data}
+        return {**data, **derived} if derived else data
+
+    def slot_bodies(self) -> list[dict[str, Any]]:
+        """The shared slots, then each branch's own."""
+        return list(self.slots.values()) + [body for branch in (self.branches or {}).values()
+                                            for body in branch.slots.values()]
+
     @classmethod
     def known_keys(cls, loc: tuple) -> list[str]:
         """Keys of a prefix block inside one, else the top-level keys."""
@@ -316,7 +347,7 @@ class ParadigmSpec(SpecBase):
 def variant_lexical_items(variant: Variant) -> tuple[tuple[frozenset[str], Any], tuple[frozenset[str], Any]]:
     """The lexical items of a variant's good and bad templates (see :func:`templates.lexical_items`)."""
     # Linked choices keep alternative words under attribute names (q.good / q.bad).
-    split = frozenset(n for n, body in variant.slots.items() if str(body["kind"]).split(".v")[0] == "choice")
+    split = frozenset(n for n, body in variant.slots.items() if base_name(str(body["kind"])) == "choice")
     return templates.lexical_items(variant.good, split), templates.lexical_items(variant.bad, split)
 
 
@@ -338,7 +369,8 @@ def _variant_problems(variant: Variant, table: LineTable) -> list[SpecError]:
 def locate_template_problems(problems: list[tuple[int, str]], table: LineTable, key: tuple) -> list[SpecError]:
     """Template problems (line inside the template, message) at their lines in the YAML file."""
     base_line = table.line_of(key)
-    return [SpecError(message, table.file, base_line + line - 1, key_path_str(key)) for line, message in problems]
+    return [SpecError(message, table.owner(key).file, base_line + line - 1, key_path_str(key))
+            for line, message in problems]
 
 
 def check_uid(value: str) -> str:

@@ -11,7 +11,7 @@ import pytest
 
 from blimpgen.cli import main
 
-from .conftest import DATA
+from tests.validate.conftest import DATA, data_dir, make_batch  # noqa: F401  (fixtures)
 
 
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
