@@ -150,3 +150,26 @@ def test_fragments_method_flags_follow_the_prefix_blocks() -> None:
     assert parse_spec(SPELLED.format(uid="x"), "x.yaml").spec.one_prefix_method is False
     written = SPELLED.format(uid="x").replace("contrast:", "one_prefix_method: false\ncontrast:") + ONE_PREFIX
     assert "one_prefix: a one_prefix block needs one_prefix_method: true" in errors_of(written)
+
+
+def test_fragments_old_parameter_names_still_read_and_located(tmp_path: Path) -> None:
+    """`where` is the head formula of every kind; dp's `head` and verb_group's `verb` (and
+    clause's `subject` / `verb`) are old names, still read, with errors at the key written."""
+    new = SPELLED.format(uid="s").replace("{kind: dp, head:", "{kind: dp, where:").replace(
+        '{kind: verb_group, verb:', '{kind: verb_group, where:')
+    outputs = []
+    for name, text in (("old", SPELLED.format(uid="s")), ("new", new)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "s.yaml").write_text(text)
+        outputs.append(generated(tmp_path / name, "s"))
+    assert outputs[0] == outputs[1]
+    both = new.replace("{kind: dp, where:", '{kind: dp, head: "N", where:')
+    (tmp_path / "both").mkdir()
+    (tmp_path / "both" / "s.yaml").write_text(both)
+    with pytest.raises(SpecErrors, match=r"s.yaml:7: slots.subj.head: give where, not both where and head"):
+        Catalog((str(tmp_path / "both"),)).build(["s"])
+    bad = SPELLED.format(uid="s").replace('"(N and (human or domestic=pet)) or PN"', '"N and nosuchfeature"')
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "s.yaml").write_text(bad)
+    with pytest.raises(SpecErrors, match=r"s.yaml:7: slots.subj.head: .*nosuchfeature"):
+        Catalog((str(tmp_path / "bad"),)).build(["s"])

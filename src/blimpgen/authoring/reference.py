@@ -9,14 +9,17 @@ docstring of :mod:`blimpgen.vocab.query`) and the feature inventory (``features.
 from __future__ import annotations
 
 import inspect
+import re
 import sys
-from typing import Any
+import types
+from typing import Any, Literal, Union, get_args, get_origin
 
 from pydantic_core import PydanticUndefined
 
 from blimpgen.generators.kinds import slot_kinds
 from blimpgen.grammar import templates
-from blimpgen.grammar.spec import FIELDS, LINGUISTICS_TERMS, OnePrefix, ParadigmSpec, TwoPrefix
+from blimpgen.grammar.probe_spec import ProbeSpec
+from blimpgen.grammar.spec import FIELDS, LINGUISTICS_TERMS, Branch, OnePrefix, ParadigmSpec, TwoPrefix
 from blimpgen.vocab import query
 from blimpgen.vocab.features import PSEUDO_FEATURES, FeatureInventory, load_inventory
 
@@ -25,12 +28,57 @@ def _cell(text: Any) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def _type(annotation: Any) -> str:
-    text = getattr(annotation, "__name__", None) if isinstance(annotation, type) else None
-    text = text or str(annotation)
-    for noise in ("typing.", "blimpgen.grammar.spec.", "<class '", "'>"):
-        text = text.replace(noise, "")
-    return text
+# parameters whose strings are constraint formulas, and those that name slots
+FORMULA_KEYS = frozenset({"where", "subject_where", "verb_where", "head", "verb", "object", "subject", "det", "quantifiers", "by", "formulas"})
+SLOT_KEYS = frozenset({"negated_by", "agree_with", "of", "anchor", "embedded_under", "same_time_as"})
+SPECIAL = {"include": "fragment names (`[subjects]` reads `_subjects.yaml`)",
+           "contrast": "slot names and words (what may differ between good and bad)"}
+NAMED_TYPES = {OnePrefix: "`one_prefix` block", TwoPrefix: "`two_prefix` block", Branch: "branch (see below)"}
+
+
+def _type(annotation: Any, key: str = "") -> str:
+    """A field's type in the spec's own words: "formula", "one or more of: a, b", "slot names"."""
+    if key in SPECIAL:
+        return SPECIAL[key] + (" (optional)" if type(None) in get_args(annotation) else "")
+    origin, args = get_origin(annotation), get_args(annotation)
+    if origin in (Union, types.UnionType):
+        kept = [a for a in args if a is not type(None)]
+        inner = " or ".join(_type(a, key) for a in kept)
+        return f"{inner} (optional)" if len(kept) < len(args) else inner
+    if origin is Literal:
+        return "one of: " + ", ".join(f"`{a}`" for a in args)
+    if origin in (tuple, list):
+        item = args[0] if args else Any
+        if get_origin(item) is Literal:
+            return "one or more of: " + ", ".join(f"`{a}`" for a in get_args(item))
+        if key == "distinct" or key in SLOT_KEYS:
+            return "slot names"
+        return f"list of {_plural(_type(item, key))}"
+    if origin is dict:
+        value = args[1] if len(args) > 1 else Any
+        if get_origin(value) is dict:
+            return "mapping of slot name to slot"
+        if value in NAMED_TYPES:
+            return f"mapping of name to {NAMED_TYPES[value]}"
+        return f"mapping of name to {_type(value, key)}"
+    if annotation in NAMED_TYPES:
+        return NAMED_TYPES[annotation]
+    if annotation is str:
+        return "formula" if key in FORMULA_KEYS else "slot name" if key in SLOT_KEYS else "text"
+    if annotation is bool:
+        return "true or false"
+    if annotation is int:
+        return "integer"
+    if annotation is float:
+        return "number"
+    if annotation is Any:
+        return "any value"
+    return re.sub(r"typing\.|blimpgen\.[\w.]+\.", "", getattr(annotation, "__name__", str(annotation)))
+
+
+def _plural(text: str) -> str:
+    return {"text": "texts", "formula": "formulas", "integer": "integers", "slot name": "slot names"}.get(
+        text, text)
 
 
 def _default(info: Any) -> str:
@@ -40,15 +88,18 @@ def _default(info: Any) -> str:
     return f"`{value!r}`"
 
 
-def _fields_table(model: Any) -> list[str]:
+def _fields_table(model: Any, skip: set[str] | frozenset[str] = frozenset()) -> list[str]:
     lines = ["| key | type | default |", "|---|---|---|"]
     for name, info in model.model_fields.items():
-        lines.append(f"| `{name}` | {_cell(_type(info.annotation))} | {_cell(_default(info))} |")
+        if name in skip:
+            continue
+        lines.append(f"| `{name}` | {_cell(_type(info.annotation, name))} | {_cell(_default(info))} |")
     return lines
 
 
 def _doc(obj: Any) -> str:
-    return inspect.cleandoc(obj.__doc__ or "").strip()
+    """A docstring as Markdown: reStructuredText's double backticks become single ones."""
+    return re.sub(r"``([^`]+)``", r"`\1`", inspect.cleandoc(obj.__doc__ or "").strip())
 
 
 def _fence_tables(doc: str) -> str:
@@ -74,6 +125,13 @@ def render_reference(inventory: FeatureInventory | None = None) -> str:
              *_fields_table(TwoPrefix), "",
              "`branches` maps a name to a body with its own `slots`, `good`, `bad`, `one_prefix`, `two_prefix` "
              "and optional `contrast`; the top-level slots are shared by every branch.", "",
+             "`one_prefix_method` and `two_prefix_method` may be left out: they are true exactly when the spec "
+             "(or every branch) has the block. `@name` in a slot parameter is a named formula, from `formulas:` "
+             "or a fragment named under `include:` (see `docs/authoring.md`).", "",
+             "## Probe suite keys", "",
+             "A document with an `item:` key is a probe suite. Besides `uid`, `field`, `linguistics_term`, "
+             "`description`, `version`, `include` and `formulas` (as above):", "",
+             *_fields_table(ProbeSpec, skip=set(ParadigmSpec.model_fields) - {"slots", "good", "bad", "notes"}), "",
              "## Slot kinds", "",
              "Written `kind: NAME` (the newest version) or `kind: NAME.vN`. Every other key of a slot is a "
              "parameter of its kind; unknown keys are errors.", ""]

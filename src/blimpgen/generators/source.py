@@ -179,11 +179,18 @@ def build_slots(loaded: LoadedSpec, variant: Variant, lexicon: Lexicon) -> tuple
             continue
         params = {k: v for k, v in body.items() if k != "kind"}
         params = {k: tuple(v) if isinstance(v, list) else v for k, v in params.items()}
+        written: dict[str, str] = {}  # current key -> the old name the spec used
+        for old, new in kind_cls.renamed.items():
+            if old in params and new in params:
+                errors.append(loaded.error(path + (old,), f"give {new}, not both {new} and {old} (its old name)"))
+            elif old in params:
+                params[new] = params.pop(old)
+                written[new] = old
         try:
             model = kind_cls.Params.model_validate(params)
         except ValidationError as exc:
             for err in exc.errors():
-                loc = path + tuple(err["loc"][:1])
+                loc = path + tuple(written.get(str(key), key) for key in err["loc"][:1])
                 if err["type"] == "extra_forbidden":
                     message = (f"unknown parameter {err['loc'][0]!r} for kind {kind_name}"
                                f"{did_you_mean(str(err['loc'][0]), kind_cls.Params.model_fields)}")
@@ -197,8 +204,8 @@ def build_slots(loaded: LoadedSpec, variant: Variant, lexicon: Lexicon) -> tuple
             earlier.append(name)
             continue
 
-        def where(message: str, key: str, _path: tuple = path) -> SpecError:
-            return loaded.error(_path + (key,), message)
+        def where(message: str, key: str, _path: tuple = path, _written: dict = written) -> SpecError:
+            return loaded.error(_path + (_written.get(key, key),), message)
 
         try:
             slots.append((name, kind_cls(name, model, lexicon, list(earlier), where)))

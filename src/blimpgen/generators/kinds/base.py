@@ -170,6 +170,9 @@ class SlotKind(ABC):
     """
 
     Params: ClassVar[type[Params]]
+    # parameters renamed since they were first published: old key -> current key (the old one
+    # is still read, and errors point at whichever the spec wrote)
+    renamed: ClassVar[dict[str, str]] = {}
 
     def __init__(self, name: str, params: Params, lexicon: Lexicon, earlier: list[str],
                  where: Callable[..., SpecError]) -> None:

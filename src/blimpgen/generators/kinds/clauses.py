@@ -10,10 +10,12 @@ together because they are mutually recursive (a clause inside a VP inside a clau
 from __future__ import annotations
 
 import random
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
+from blimpgen.errors import SpecError
 from blimpgen.generators.kinds.base import Bindings, Params, Phrase, SlotKind
 from blimpgen.generators.kinds.phrases import DEFAULT_DET, DP, NEGATED_OBJECT_DET, DPBuilder, DPKind
 from blimpgen.generators.kinds.verbs import PATTERNS, VerbGroupKind
@@ -166,15 +168,17 @@ class Clause(Phrase):
 
 
 class ClauseKind(SlotKind):
-    """``kind: clause``: ``subject`` (formula for the subject's head), ``verb`` (formula for the
-    verb), ``aux``, ``negation``, ``negation_share``, ``embedded_under`` and ``frames`` as for
+    """``kind: clause``: ``subject_where`` (formula for the subject's head), ``verb_where``
+    (formula for the verb; ``subject`` and ``verb`` are their old names, still read), ``aux``, ``negation``, ``negation_share``, ``embedded_under`` and ``frames`` as for
     verb_group and args, ``quantified`` as for dp (the subject), ``depth`` (how many clauses
     may nest through that_clause complements; a nested clause follows the sequence of tenses
     under the verb that embeds it)."""
 
+    renamed: ClassVar[dict[str, str]] = {"subject": "subject_where", "verb": "verb_where"}
+
     class Params(Params):
-        subject: str = "(N and animate) or PN"
-        verb: str = "frames=transitive,intransitive"
+        subject_where: str = "(N and animate) or PN"
+        verb_where: str = "frames=transitive,intransitive"
         aux: tuple[Literal[PATTERNS], ...] = ("simple", "modal", "progressive", "perfect")  # type: ignore[valid-type]
         negation: Literal["never", "optional", "always"] = "never"
         negation_share: float = Field(default=0.5, ge=0.0, le=1.0)
@@ -189,17 +193,21 @@ class ClauseKind(SlotKind):
         if not 0 <= p.depth <= 3:
             raise self.where("depth must be between 0 and 3", "depth")
         frames = tuple(f for f in p.frames if f != "that_clause" or p.depth > 0)
-        inner = (self.name, self.params, self.lexicon, self.earlier, self.where)
+        # errors of the inner subject and verb point at this slot's subject_where / verb_where
+        def located(own: str) -> Callable[..., SpecError]:
+            return lambda message, key: self.where(message, own if key == "where" else key)
+
         # A clause always follows the complementizer "that", so its subject never takes the
         # demonstrative "that" ("... that that child had left").
         self.subject = DPKind(f"{self.name}.subject",
-                              DPKind.Params(head=p.subject, det=NOT_THAT, quantified=p.quantified), *inner[2:])
+                              DPKind.Params(where=p.subject_where, det=NOT_THAT, quantified=p.quantified),
+                              self.lexicon, self.earlier, located("subject_where"))
         self.verb = VerbGroupKind(
             f"{self.name}.verb",
-            VerbGroupKind.Params(verb=f"({p.verb}) and frames={','.join(frames)}", subject=SUBJECT,
+            VerbGroupKind.Params(where=f"({p.verb_where}) and frames={','.join(frames)}", subject=SUBJECT,
                                  aux=p.aux, negation=p.negation, negation_share=p.negation_share,
                                  embedded_under=p.embedded_under),
-            self.lexicon, list(self.earlier) + [SUBJECT], self.where)
+            self.lexicon, list(self.earlier) + [SUBJECT], located("verb_where"))
         self.args = ArgsKind(f"{self.name}.args", ArgsKind.Params(verb=VERB, frames=frames, distinct=(SUBJECT,),
                                                                    depth=max(p.depth - 1, 0)),
                              self.lexicon, list(self.earlier) + [SUBJECT, VERB], self.where)

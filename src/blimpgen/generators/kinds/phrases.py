@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import Field
 
@@ -78,9 +78,10 @@ class DPBuilder:
 
 
 class DPKind(SlotKind):
-    """``kind: dp`` - a determiner phrase whose head satisfies ``head``.
+    """``kind: dp`` - a determiner phrase whose head satisfies ``where``.
 
-    Parameters: ``head`` (formula for the noun or name), ``det`` (formula for the determiner,
+    Parameters: ``where`` (formula for the noun or name; ``head`` is its old name, still
+    read), ``det`` (formula for the determiner,
     default ``D and frequent``; ``none`` for bare nouns), ``distinct`` (slots whose lemma the
     head must not repeat), ``quantified`` (the share of common-noun heads that take a
     quantifier instead: every, each, all, most, many, several - never the NPI licensors no and
@@ -89,8 +90,10 @@ class DPKind(SlotKind):
     universal would meet a negation it cannot scope under naturally).
     """
 
+    renamed: ClassVar[dict[str, str]] = {"head": "where"}
+
     class Params(Params):
-        head: str = Field(min_length=1)
+        where: str = Field(min_length=1)
         det: str = DEFAULT_DET
         distinct: tuple[str, ...] = ()
         quantified: float = Field(default=0.0, ge=0.0, le=1.0)
@@ -98,13 +101,13 @@ class DPKind(SlotKind):
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
-        self.check_formula(self.params.head, "head")
+        self.check_formula(self.params.where, "where")
         if self.params.det != "none":
             self.check_formula(self.params.det, "det", ("head",))
         elif self.params.quantified:
             raise self.where("a bare DP (det: none) cannot be quantified", "quantified")
-        head = f"({self.params.head}){self.distinct_clause(self.params.distinct)}"
-        self.builder = DPBuilder(self, head, self.params.det, "head")
+        head = f"({self.params.where}){self.distinct_clause(self.params.distinct)}"
+        self.builder = DPBuilder(self, head, self.params.det, "where")
         self.quantifier = None
         if self.params.quantified:
             self.check_formula(self.params.quantifiers, "quantifiers", ("head",))

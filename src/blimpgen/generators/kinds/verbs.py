@@ -13,7 +13,8 @@ pattern         auxiliary                   verb form
 ``passive``     is, are, was, were          en
 ==============  ==========================  =========================
 
-The auxiliary (or the finite verb when there is none) agrees in number with ``subject`` (or with
+``where`` is the formula for the verb (``verb`` is its old name, still read); ``subject`` names
+the subject's slot. The auxiliary (or the finite verb when there is none) agrees in number with ``subject`` (or with
 ``number``, for subjects that are not slots: a gerund is singular); the
 verb must accept the subject (``takes(arg1, subject)``) unless ``select_subject: false``.
 With ``agreeing: true`` only patterns whose agreeing word marks number are used, so that
@@ -51,7 +52,7 @@ Policies that make the group read naturally (each a parameter with a default):
 from __future__ import annotations
 
 import random
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
@@ -164,8 +165,10 @@ def group_time(value: Any) -> str | None:
 class VerbGroupKind(SlotKind):
     """``kind: verb_group``; see the module docstring."""
 
+    renamed: ClassVar[dict[str, str]] = {"verb": "where"}
+
     class Params(Params):
-        verb: str = Field(min_length=1)
+        where: str = Field(min_length=1)
         subject: str | None = None
         aux: tuple[Literal[PATTERNS], ...] = ("simple", "modal", "progressive", "perfect")  # type: ignore[valid-type]
         tense: tuple[Literal["pres", "past"], ...] = ("pres", "past")
@@ -192,12 +195,12 @@ class VerbGroupKind(SlotKind):
             raise self.where("give embedded_under or same_time_as, not both", "same_time_as")
         if p.agreeing and p.subject is None and p.number is None:
             raise self.where("agreeing: true needs a subject", "agreeing")
-        self.check_formula(p.verb, "verb")
+        self.check_formula(p.where, "where")
         takes = f" and takes(arg1, {p.subject})" if p.subject and p.select_subject else ""
         takes += self.distinct_clause(p.distinct)
         self._selectors: dict[tuple[str, bool, bool], Selector] = {}
-        self._formula = f"V and ({p.verb}){takes}"
-        self.selector(self._formula, "verb")  # validate now, with the spec's line
+        self._formula = f"V and ({p.where}){takes}"
+        self.selector(self._formula, "where")  # validate now, with the spec's line
         self._aux: dict[tuple, list[Word]] = {}
         for word in self.lexicon.category("AUX"):
             key = (word.get("aux"), bool(word.get("negated")), word.get("tense"))
@@ -220,7 +223,7 @@ class VerbGroupKind(SlotKind):
             # A flipped "puts" -> "put" would read as a grammatical past.
             syncretic = " and not syncretic_past" if agree and self.params.agreeing else ""
             self._selectors[key] = self.selector(
-                f"{self._formula} and vform={vform}{agreement}{aspect}{syncretic}", "verb")
+                f"{self._formula} and vform={vform}{agreement}{aspect}{syncretic}", "where")
         return self._selectors[key]
 
     def _subject_number(self, bindings: Bindings) -> Any:
@@ -299,7 +302,7 @@ class VerbGroupKind(SlotKind):
         problems = []
         p = self.params
         verb, aux = value.head, value.parts["aux"]
-        if not self.selector(self._formula, "verb").holds(verb, bindings):
+        if not self.selector(self._formula, "where").holds(verb, bindings):
             problems.append(f"{verb.id} does not satisfy {self._formula}")
         number = self._subject_number(bindings)
         agreeing_number = value.agreeing.get("number")
