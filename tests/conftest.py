@@ -15,7 +15,8 @@ settings.register_profile("ci", max_examples=60, deadline=None, derandomize=True
 settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 REPO = Path(__file__).resolve().parents[1]
-CORPORA = REPO.parent / "shared" / "corpora"
+# the shared corpora: $BLIMPGEN_CORPORA, else ../shared/corpora beside the checkout
+CORPORA = Path(os.environ.get("BLIMPGEN_CORPORA") or REPO.parent / "shared" / "corpora")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -35,7 +36,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def corpora() -> Path:
     """The shared corpora folder; tests that need it skip when it is absent."""
     if not CORPORA.is_dir():
-        pytest.skip(f"shared corpora not found at {CORPORA}")
+        pytest.skip(f"shared corpora not found at {CORPORA} (set BLIMPGEN_CORPORA to their folder)")
     return CORPORA
 
 
