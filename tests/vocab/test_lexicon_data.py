@@ -34,6 +34,8 @@ ARTIFACT_KINDS = {"tool", "vehicle", "clothing", "furniture", "container", "devi
 SPELLING_EXCEPTIONS = frozenset({
     # newer than the 1934 word list and absent from the corpora
     "babysitter", "firefighter", "laptop", "pasta",
+    "backpacker", "barista", "caregiver", "paramedic", "retiree", "zookeeper",
+    "schoolchild",  # the corpora use only its plural schoolchildren
     "overjoyed",  # adjective; the corpora happen not to use it
     "volcanoes",  # inflect's plural; WikiText-2 happens to use only the variant volcanos
     # listed irregular forms the corpora happen not to use
@@ -41,6 +43,8 @@ SPELLING_EXCEPTIONS = frozenset({
     "awoken", "chairwomen", "forgone", "foremen", "forsook", "mailmen", "noblemen", "outdid", "outdone",
     "outgrew", "outgrown", "outran", "overate", "overdid", "overgrew", "overwrote", "redid", "redone", "redrawn",
     "redrew", "reran", "retaken", "spokeswomen", "stepchildren",
+    "milkmen", "ferrymen", "saleswomen", "congresswomen", "sportswomen", "horsewomen", "marksmen", "weathermen",
+    "godchildren",
     # verbs and listed verb forms of the obligatory_object / never_transitive additions
     "waddle", "oink", "meow", "outwitted", "outwitting", "outbidding", "mislaid", "rebutting", "frolicked", "unclogging", "mislabeled", "entrapped", "entrapping", "blacklist", "debone", "interring",
     "regrew", "regrown", "underwrote", "underwritten", "befallen", "forswore", "outswam", "outswum", "outswimming",
