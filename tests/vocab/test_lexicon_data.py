@@ -44,7 +44,7 @@ SPELLING_EXCEPTIONS = frozenset({
     "outgrew", "outgrown", "outran", "overate", "overdid", "overgrew", "overwrote", "redid", "redone", "redrawn",
     "redrew", "reran", "retaken", "spokeswomen", "stepchildren",
     "milkmen", "ferrymen", "saleswomen", "congresswomen", "sportswomen", "horsewomen", "marksmen", "weathermen",
-    "godchildren",
+    "godchildren", "councilmen", "councilwomen", "noblewomen", "madwomen", "postwomen",
     # verbs and listed verb forms of the obligatory_object / never_transitive additions
     "waddle", "oink", "meow", "outwitted", "outwitting", "outbidding", "mislaid", "rebutting", "frolicked", "unclogging", "mislabeled", "entrapped", "entrapping", "blacklist", "debone", "interring",
     "regrew", "regrown", "underwrote", "underwritten", "befallen", "forswore", "outswam", "outswum", "outswimming",
