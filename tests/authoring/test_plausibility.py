@@ -62,10 +62,11 @@ def test_plausibility_agency_orders_things_before_people() -> None:
 
 def test_plausibility_links_come_from_slot_parameters() -> None:
     paradigm, = load_paradigms(["determiner_noun_agreement_with_adj_2"])
-    links, = slot_links(paradigm)
+    links, adjective_first = slot_links(paradigm)  # one link set per branch
     assert Link("verb", "arg1", "subj") in links  # verb_group subject
     assert Link("verb", "arg2", "noun") in links  # fits(verb.arg2)
     assert Link("adj", "arg1", "noun") in links  # takes(arg1, noun)
+    assert Link("adj", "arg1", "noun") in adjective_first  # fits(adj.arg1), drawn the other way round
     negated, = slot_links(load_paradigms(["animate_subject_trans"])[0])
     assert not [link for link in negated if link.argument == "inanimate"]  # not fits(verb.arg1) is no link
     contrast, = slot_links(load_paradigms(["transitive"])[0])

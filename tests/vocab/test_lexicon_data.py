@@ -34,6 +34,8 @@ ARTIFACT_KINDS = {"tool", "vehicle", "clothing", "furniture", "container", "devi
 SPELLING_EXCEPTIONS = frozenset({
     # newer than the 1934 word list and absent from the corpora
     "babysitter", "firefighter", "laptop", "pasta",
+    "backpacker", "barista", "caregiver", "paramedic", "retiree", "zookeeper",
+    "schoolchild",  # the corpora use only its plural schoolchildren
     "overjoyed",  # adjective; the corpora happen not to use it
     "volcanoes",  # inflect's plural; WikiText-2 happens to use only the variant volcanos
     # listed irregular forms the corpora happen not to use
@@ -41,11 +43,15 @@ SPELLING_EXCEPTIONS = frozenset({
     "awoken", "chairwomen", "forgone", "foremen", "forsook", "mailmen", "noblemen", "outdid", "outdone",
     "outgrew", "outgrown", "outran", "overate", "overdid", "overgrew", "overwrote", "redid", "redone", "redrawn",
     "redrew", "reran", "retaken", "spokeswomen", "stepchildren",
+    "milkmen", "ferrymen", "saleswomen", "congresswomen", "sportswomen", "horsewomen", "marksmen", "weathermen",
+    "godchildren", "councilmen", "councilwomen", "noblewomen", "madwomen", "postwomen",
     # verbs and listed verb forms of the obligatory_object / never_transitive additions
     "waddle", "oink", "meow", "outwitted", "outwitting", "outbidding", "mislaid", "rebutting", "frolicked", "unclogging", "mislabeled", "entrapped", "entrapping", "blacklist", "debone", "interring",
     "regrew", "regrown", "underwrote", "underwritten", "befallen", "forswore", "outswam", "outswum", "outswimming",
     # listed -os plurals (inflect gives egoes, tuxedoes, banjoes); the corpora use neither spelling
     "egos", "tuxedos", "banjos",
+    # listed -archs plurals of -arch nouns said with /k/ (inflect gives patriarches); the corpora use neither
+    "patriarchs", "matriarchs",
     # listed stress-final doublings the corpora happen not to use
     "excelling", "outrunning", "regretting", "rerunning",
 })
@@ -197,8 +203,15 @@ def test_lexicon_data_unlisted_plurals_are_regular(lexicon):
     assert not bad, "\n".join(bad)
 
 
-# Listed plurals that are plain suffixations: inflect spells them -oes, usage and dictionaries -os.
-LISTED_REGULAR_PLURALS = {"ego": "egos", "tuxedo": "tuxedos", "banjo": "banjos"}
+# Listed plurals that are plain suffixations: inflect spells them -oes, usage and dictionaries -os;
+# and -arch nouns said with /k/, which inflect spells -arches as if they ended in /tS/ (church).
+LISTED_REGULAR_PLURALS = {"ego": "egos", "tuxedo": "tuxedos", "banjo": "banjos",
+                          "patriarch": "patriarchs", "matriarch": "matriarchs"}
+# Nouns in -arch said with /k/ (Greek -arkhes, "ruler"): their plural is -archs, never -arches.
+ARCH_WITH_K = frozenset({"monarch", "patriarch", "matriarch", "oligarch", "anarch", "hierarch", "tetrarch",
+                         "eparch", "exarch"})
+# Nouns in -arch said with /tS/, whose plural is -arches (arches, marches, searches).
+ARCH_WITH_CH = frozenset({"arch", "march", "search", "research", "starch", "larch"})
 
 
 def test_lexicon_data_listed_plurals_are_irregular(lexicon):
@@ -207,6 +220,25 @@ def test_lexicon_data_listed_plurals_are_irregular(lexicon):
               if x.category == "N" and x.features.get("plural") in regular_plurals(x.lemma)}
     assert listed == LISTED_REGULAR_PLURALS
     assert all(morphology.plural_noun(lemma) != plural for lemma, plural in listed.items())
+
+
+def test_lexicon_data_arch_nouns_said_with_k_take_archs(lexicon):
+    """monarch -> monarchs: an -arch noun said with /k/ never gets inflect's -arches, and every
+    -arch noun is known to be said with /k/ or with /tS/ (a new one must be sorted in)."""
+    bad = []
+    for x in ours(lexicon):
+        if x.category != "N" or not x.lemma.endswith("arch") or x.features.get("mass"):
+            continue
+        plural = next(w.text for w in forms_of(lexicon, x) if w.get("number") == "pl")
+        if x.lemma in ARCH_WITH_K:
+            if plural != x.lemma + "s":
+                bad.append(f"{x.source.file}:{x.source.line}: {x.lemma} -> {plural}: add plural={x.lemma}s")
+        elif x.lemma in ARCH_WITH_CH:
+            if plural != x.lemma + "es":
+                bad.append(f"{x.source.file}:{x.source.line}: {x.lemma} -> {plural}, not {x.lemma}es")
+        else:
+            bad.append(f"{x.source.file}:{x.source.line}: {x.lemma}: add it to ARCH_WITH_K or ARCH_WITH_CH")
+    assert not bad, "\n".join(bad)
 
 
 def test_lexicon_data_mass_nouns_list_no_plural(lexicon):
