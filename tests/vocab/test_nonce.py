@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from blimpgen.vocab import Lexicon, load_lexicon, morphology
 from blimpgen.vocab.nonce import (FORM_FEATURES, NONCE_CATEGORIES, forms, nonce_lexicon, pronounceable, pseudo_word,
-                                  regular_plural, shipped_pool)
+                                  regular_plural, shipped_pool, usable)
 
 
 @cache
@@ -69,7 +69,7 @@ def test_nonce_forms_are_regular() -> None:
 def test_nonce_words_are_pronounceable_and_distinct() -> None:
     seen: dict[str, str] = {}
     for word in open_words(nonce()):
-        assert pronounceable(word.category, word.lemma), word.id
+        assert usable(word.category, word.lemma), word.id
         owner = seen.setdefault(word.text.lower(), word.lexeme.lemma)
         assert owner == word.lexeme.lemma, f"{word.text} is a form of {owner} and of {word.lexeme.lemma}"
 
@@ -77,7 +77,7 @@ def test_nonce_words_are_pronounceable_and_distinct() -> None:
 def test_nonce_pool_is_pronounceable_and_covers_the_lexicon() -> None:
     pool = shipped_pool()
     for category, words in pool.items():
-        assert all(pronounceable(category, w) for w in words), category
+        assert all(usable(category, w) for w in words), category
         needed = sum(1 for lexeme in load_lexicon().lexemes if lexeme.category == category)
         assert len(words) >= 1.3 * needed, f"grow the {category} pool: tools/lexicon/build_nonce_pool.py"
 

@@ -1,7 +1,8 @@
 """Write ``src/blimpgen/vocab/data/nonce_words.txt``: pseudo-words no English word list knows.
 
 Draws words from the phonotactic grammar of :mod:`blimpgen.vocab.nonce` (a fixed seed, so the
-pool is reproducible) and keeps a word only when none of its forms (plural; -s, -ed, -ing) is a
+pool is reproducible) and keeps a word only when it does not end like an inflection (-ed, -en)
+and none of its forms (plural; -s, -ed, -ing) is a
 real word: not in the Unix word lists, not a token of Brown or WikiText-2, not a first name of the
 names corpus, not a form of the shipped lexicon, and not a form of a word already kept.
 
@@ -18,7 +19,7 @@ from pathlib import Path
 from corpora import brown_counts, names, wikitext_counts, word_list
 
 from blimpgen.vocab import load_lexicon
-from blimpgen.vocab.nonce import NONCE_CATEGORIES, POOL_FILE, forms, pronounceable, pseudo_word
+from blimpgen.vocab.nonce import NONCE_CATEGORIES, POOL_FILE, forms, pseudo_word, usable
 
 SIZES = {"N": 4500, "V": 2200, "A": 900, "PN": 900}
 OUT = Path(__file__).resolve().parents[2] / "src" / "blimpgen" / "vocab" / "data" / POOL_FILE
@@ -50,7 +51,7 @@ def build(corpora: Path) -> list[tuple[str, str]]:
                 sys.exit(f"{category}: only {kept} pseudo-words after {tries} tries")
             word = pseudo_word(rng, category)
             word_forms = forms(category, word)
-            if not pronounceable(category, word) or known.intersection(word_forms):
+            if not usable(category, word) or known.intersection(word_forms):
                 continue
             known.update(word_forms)
             rows.append((category, word))

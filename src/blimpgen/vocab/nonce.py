@@ -53,6 +53,7 @@ CLUSTER_CODAS = ("ft", "lk", "lp", "lt", "mp", "nd", "nk", "nt", "pt", "rb", "rd
                  "sk", "sp", "st", "ld", "lf")
 CODAS = SINGLE_CODAS + CLUSTER_CODAS
 ADJECTIVE_SUFFIXES = ("ish", "ous", "ful", "ic", "y")
+INFLECTION_LIKE = ("ed", "en")
 NAME_ENDINGS = ("a", "o", "i")
 
 
@@ -128,6 +129,17 @@ def pronounceable(category: str, word: str) -> bool:
     return bool(PATTERNS[category].match(word))
 
 
+def looks_inflected(category: str, word: str) -> bool:
+    """Whether a noun or verb stem ends like an inflection (*-ed*, *-en*): a verb *flened* would
+    read as a past tense, so a flipped agreement (*The shil flened*) would look grammatical."""
+    return category in ("N", "V") and word.endswith(INFLECTION_LIKE)
+
+
+def usable(category: str, word: str) -> bool:
+    """A pseudo-word the grammar can make that does not look inflected."""
+    return pronounceable(category, word) and not looks_inflected(category, word)
+
+
 @cache
 def shipped_pool() -> dict[str, tuple[str, ...]]:
     """The shipped pool: category -> pseudo-words checked against the word lists, in file order."""
@@ -147,7 +159,9 @@ def _candidates(category: str, seed: int) -> Iterator[str]:
     rng.shuffle(pool)
     yield from pool
     while True:
-        yield pseudo_word(rng, category)
+        word = pseudo_word(rng, category)
+        if not looks_inflected(category, word):
+            yield word
 
 
 def assign(lexemes: Iterable[Lexeme], seed: int, taken: set[str]) -> dict[tuple[str, str], str]:
