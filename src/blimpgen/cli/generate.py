@@ -65,12 +65,14 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
               type=click.Choice(["none", "no_language", "perturbed_language", "shuffled", "truncated", "all"]),
               help="Probe suites: also write this control (repeatable; 'all' for every control the suite offers).")
 @lexicon_mode_option
+@click.option("--design", type=click.Choice(["full"]),
+              help="Paradigms with factors: every combination of levels, -n pairs each, in turn (docs/factors.md).")
 @paradigm_path_option
 @lexicon_overlay_option
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def gen_command(uids: tuple[str, ...], all_paradigms: bool, all_probes: bool, n: int, seed: int, output: str | None,
                 out_dir: str | None, probe_options: tuple[str, ...], controls: tuple[str, ...], lexicon_mode: str,
-                paradigm_paths: tuple[str, ...], overlays: tuple[str, ...], quiet: bool) -> None:
+                design: str | None, paradigm_paths: tuple[str, ...], overlays: tuple[str, ...], quiet: bool) -> None:
     """Generate minimal pairs as BLiMP-schema JSONL, or probe items."""
     from blimpgen.generators.catalog import Catalog
     from blimpgen.generators.generate import write_outputs
@@ -94,8 +96,14 @@ def gen_command(uids: tuple[str, ...], all_paradigms: bool, all_probes: bool, n:
                    f"{', '.join(uid for uid, _ in skipped)}", err=True)
     if len(sources) > 1 and not out_dir:
         raise click.UsageError("several paradigms need --out-dir")
-    write_outputs(sources, n, seed, output, out_dir, controls, progress=not quiet,
-                  report=None if quiet else (lambda line: click.echo(line, err=True)))
+    report = None if quiet else (lambda line: click.echo(line, err=True))
+    if design:
+        from blimpgen.generators.design import balanced
+
+        for source in map(balanced, sources):  # -n pairs per cell
+            write_outputs([source], n * source.cells, seed, output, out_dir, progress=not quiet, report=report)
+        return
+    write_outputs(sources, n, seed, output, out_dir, controls, progress=not quiet, report=report)
 
 
 @click.command("show")
