@@ -64,3 +64,17 @@ def test_records_provenance_is_checked_for_every_type(tmp_path: Path, change: di
         path.write_text(json.dumps({**record.to_dict(), **change}) + "\n")
         with pytest.raises(DataError, match=f"bad.jsonl:1: {message}"):
             list(read_records(path))
+
+
+def test_records_lexicon_mode_round_trips_and_old_records_read() -> None:
+    from blimpgen.errors import DataError
+    from blimpgen.records.pair import MinimalPair
+
+    pair = MinimalPair("A b.", "A c.", "u", seed=1, lexicon_hash="abc", lexicon_mode="nonce")
+    data = pair.to_dict()
+    assert list(data)[list(data).index("lexicon_hash") + 1] == "lexicon_mode"
+    assert MinimalPair.from_dict(data) == pair
+    old = {k: v for k, v in data.items() if k != "lexicon_mode"}
+    assert MinimalPair.from_dict(old).lexicon_mode is None and "lexicon_mode" not in MinimalPair.from_dict(old).to_dict()
+    with pytest.raises(DataError, match="field 'lexicon_mode' must be a string"):
+        MinimalPair.from_dict({**data, "lexicon_mode": 3}, where="f.jsonl:4")

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 from blimpgen.generators.catalog import Catalog
 from blimpgen.generators.generate import generate_records
+from blimpgen.generators.modes import build_in_mode
 from blimpgen.grammar.loader import SPEC_TYPES
 
 
@@ -43,13 +44,15 @@ def render_list(catalog: Catalog, phenomenon: str | None = None) -> str | None:
     return "\n".join(lines)
 
 
-def render_preview(catalog: Catalog, uid: str, n: int, seed: int) -> Iterator[str]:
-    """The spec's heading, then ``n`` records as ``show`` prints them (a pair: good, then *bad).
+def render_preview(catalog: Catalog, uid: str, n: int, seed: int, lexicon_mode: str = "default") -> Iterator[str]:
+    """The spec's heading, then ``n`` records as ``show`` prints them (a pair: good, then *bad),
+    generated in ``lexicon_mode`` (see :mod:`blimpgen.generators.modes`).
 
     Raises:
-        UnknownNameError: for an unknown UID; SpecErrors, GenerationError as generation does.
+        UnknownNameError: for an unknown UID; OptionError when the paradigm refuses the mode;
+            SpecErrors, GenerationError as generation does.
     """
-    (source,) = catalog.build([catalog.get(uid, noun="paradigm").uid])
+    (source,), _ = build_in_mode(catalog, [catalog.get(uid, noun="paradigm").uid], lexicon_mode, seed)
     yield source.loaded.spec.heading()
     for record, _ in generate_records(source, n, seed):
         yield from record.preview()

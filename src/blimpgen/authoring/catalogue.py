@@ -10,6 +10,7 @@ from collections.abc import Iterable
 
 from blimpgen.generators.generate import generate
 from blimpgen.generators.paradigm import Paradigm
+from blimpgen.grammar.modes import REFUSING_MODES, mode_table
 
 EXAMPLE_SEED = 0
 
@@ -42,4 +43,26 @@ def render_catalogue(paradigms: Iterable[Paradigm]) -> str:
                      f"{_cell(pair.sentence_good)} / \\*{_cell(pair.sentence_bad)} |")
         if paradigm is paradigms[-1] or paradigms[paradigms.index(paradigm) + 1].spec.linguistics_term != term:
             lines.append("")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + render_modes(paradigms)) + "\n"
+
+
+def render_modes(paradigms: Iterable[Paradigm]) -> list[str]:
+    """The lexicon-mode table: for each paradigm, ``yes`` or why it refuses colorless and nonce."""
+    table = mode_table()
+    paradigms = sorted(paradigms, key=lambda p: p.uid)
+    supported = {mode: sum(1 for p in paradigms if table.refusal(p.uid, mode) is None) for mode in REFUSING_MODES}
+    lines = ["## Lexicon modes", "",
+             "`blimpgen gen --lexicon-mode colorless` keeps real words and every grammatical feature but drops "
+             "selectional restrictions and plausibility features; `--lexicon-mode nonce` replaces nouns, verbs, "
+             "adjectives and names by pseudo-words that inflect regularly (`blimpgen.vocab.modes`, "
+             "`blimpgen.vocab.nonce`). A paradigm refuses a mode when its contrast needs what the mode removes "
+             "(`grammar/lexicon_modes.yaml`); `gen --all` skips it.", "",
+             f"colorless: {supported['colorless']} of {len(paradigms)} paradigms; "
+             f"nonce: {supported['nonce']} of {len(paradigms)}.", "",
+             "| UID | colorless | nonce |", "|---|---|---|"]
+    for paradigm in paradigms:
+        cells = [_cell(table.refusal(paradigm.uid, mode) or "yes") for mode in REFUSING_MODES]
+        if paradigm.uid not in table.decided:
+            cells = [cell + " (not decided: the author's call)" for cell in cells]
+        lines.append(f"| `{paradigm.uid}` | {cells[0]} | {cells[1]} |")
+    return lines + [""]

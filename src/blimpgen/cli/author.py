@@ -48,7 +48,8 @@ def new_command(uid: str, phenomenon: str, field_name: str | None, folder: str) 
               help="Flag a paradigm when a heuristic reaches this accuracy.")
 @click.option("--markdown", is_flag=True, help="A Markdown table (for docs/audit.md).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write here; stdout when omitted.")
-@click.option("--fail-on-flag", is_flag=True, help="Exit 1 when any paradigm is flagged.")
+@click.option("--fail-on-flag", is_flag=True,
+              help="Exit 1 when any paradigm is flagged (with --overlap: has a sentence in the corpus).")
 @click.option("--plausibility", is_flag=True,
               help="Instead of shallow cues, count the subject x predicate x object classes the sampler produces, "
                    "least plausible first.")
@@ -57,21 +58,47 @@ def new_command(uid: str, phenomenon: str, field_name: str | None, folder: str) 
                    "unattested combinations.")
 @click.option("--top", type=click.IntRange(1, 10_000), default=25, show_default=True,
               help="With --plausibility: combinations listed per paradigm.")
+@click.option("--overlap", "corpus", type=click.Path(exists=True),
+              help="Instead of shallow cues, count generated sentences and long n-grams found in this corpus: "
+                   "a text file (one document or sentence a line; .gz read), a JSONL file of pairs or {\"text\": ...} "
+                   "records, or a folder of such files.")
+@click.option("--ngram", type=click.IntRange(1, 100), default=8, show_default=True,
+              help="With --overlap: n-gram length in tokens.")
+@click.option("--data", type=click.Path(exists=True),
+              help="With --overlap: compare these generated pairs (a JSONL file or folder) instead of generating.")
 @paradigm_path_option
 @lexicon_overlay_option
 def audit_command(uids: tuple[str, ...], all_paradigms: bool, n: int, seed: int, threshold: float, markdown: bool,
                   output: str | None, fail_on_flag: bool, plausibility: bool, evidence: str | None, top: int,
+                  corpus: str | None, ngram: int, data: str | None,
                   paradigm_paths: tuple[str, ...], overlays: tuple[str, ...]) -> None:
-    """Report shallow cues (exclusive words, length, frequency, bag of words) per paradigm, or with
-    --plausibility the verb/adjective argument classes its acceptable sentences use."""
-    from blimpgen._io import atomic_writer
+    """Report shallow cues (exclusive words, length, frequency, bag of words) per paradigm; with
+    --plausibility the verb/adjective argument classes its acceptable sentences use; with --overlap
+    CORPUS the generated sentences and long n-grams a corpus already contains."""
     from blimpgen.authoring.audit import audit_catalog, render_markdown, render_text
     from blimpgen.generators.catalog import Catalog
 
-    if all_paradigms == bool(uids):
-        raise click.UsageError("give UID (one or more) or --all")
+    if data and not corpus:
+        raise click.UsageError("--data goes with --overlap")
+    if corpus and plausibility:
+        raise click.UsageError("give --overlap or --plausibility, not both")
+    if data and (uids or all_paradigms):
+        raise click.UsageError("give --data or UID/--all, not both")
+    if not data and all_paradigms == bool(uids):
+        raise click.UsageError("give UID (one or more) or --all" + (" or --data" if corpus else ""))
     if evidence and not plausibility:
         raise click.UsageError("--evidence goes with --plausibility")
+    if corpus:
+        from blimpgen.authoring import overlap
+
+        report = (overlap.overlap_data(data, corpus, ngram, progress=True) if data else
+                  overlap.overlap_catalog(Catalog.from_environment(paradigm_paths, overlays),
+                                          None if all_paradigms else uids, corpus, n, seed, ngram, progress=True))
+        _write(overlap.render_markdown(report) if markdown else overlap.render_text(report), output)
+        flagged = [row.uid for row in report.rows if row.flagged]
+        if fail_on_flag and flagged:
+            raise click.ClickException(f"{len(flagged)} paradigm(s) have sentences in the corpus: {', '.join(flagged)}")
+        return
     catalog = Catalog.from_environment(paradigm_paths, overlays)
     if plausibility:
         from blimpgen.authoring import plausibility as plaus
@@ -84,14 +111,20 @@ def audit_command(uids: tuple[str, ...], all_paradigms: bool, n: int, seed: int,
     else:
         results = audit_catalog(catalog, None if all_paradigms else uids, n, seed, threshold)
         text = render_markdown(results, n, seed, threshold) if markdown else render_text(results)
-    if output is None:
-        click.echo(text, nl=False)
-    else:
-        with atomic_writer(output) as handle:
-            handle.write(text)
+    _write(text, output)
     flagged = [r.uid for r in results if r.flags]
     if fail_on_flag and flagged:
         raise click.ClickException(f"{len(flagged)} paradigm(s) flagged: {', '.join(flagged)}")
+
+
+def _write(text: str, output: str | None) -> None:
+    from blimpgen._io import atomic_writer
+
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    with atomic_writer(output) as handle:
+        handle.write(text)
 
 
 @click.command("reference")

@@ -119,8 +119,20 @@ def _parameters(factory: object) -> list[str]:
 @click.option("--out", type=click.Path(dir_okay=False), help="Also save the models x phenomena table as CSV.")
 @click.option("--metric", help="Probe results: mc_accuracy, top1, top5, sensitivity, sensitivity@0.01 "
                                "[mc_accuracy].")
-def report_command(results, plots, human, out, metric) -> None:
+@click.option("--levels", "levels_data", type=click.Path(exists=True),
+              help="The scored pairs of paradigms with factors (JSONL file or folder): accuracy per level and "
+                   "per cell with intervals, and each factor's effect, instead of the phenomenon table.")
+def report_command(results, plots, human, out, metric, levels_data) -> None:
     """Combine result folders into a models x phenomena table (probes: models x suites) and figures."""
+    if levels_data:
+        from blimpgen.evaluate.reporting.levels import figure_levels, format_levels, level_results
+
+        found = level_results(levels_data, results)
+        click.echo(format_levels(found))
+        if plots:
+            for path in figure_levels(found, plots):
+                click.echo(f"wrote {path}", err=True)
+        return
     from blimpgen.evaluate.reporting.report import run_report
 
     click.echo(run_report(results, plots=plots, human=human, out=out, metric=metric))

@@ -12,6 +12,12 @@ paradigm_path_option = click.option(
     "--paradigm-path", "paradigm_paths", multiple=True, type=click.Path(file_okay=False),
     help="Extra folder of paradigm YAML files (repeatable; also $BLIMPGEN_PARADIGM_PATH).")
 
+lexicon_mode_option = click.option(
+    "--lexicon-mode", type=click.Choice(["default", "colorless", "nonce"]), default="default", show_default=True,
+    help="colorless: real words without selectional restrictions or plausibility; nonce: pseudo-words for "
+         "open-class words, stable per seed. Paradigms whose contrast needs what a mode removes refuse it "
+         "(docs/paradigms.md); with --all they are skipped.")
+
 lexicon_overlay_option = click.option(
     "--lexicon-overlay", "overlays", multiple=True, type=click.Path(dir_okay=False, exists=True),
     help="Extra lexicon entries: a .tsv of rows or a .yaml overlay (repeatable; also $BLIMPGEN_LEXICON_OVERLAY).")
@@ -58,15 +64,19 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
 @click.option("--control", "controls", multiple=True,
               type=click.Choice(["none", "no_language", "perturbed_language", "shuffled", "truncated", "all"]),
               help="Probe suites: also write this control (repeatable; 'all' for every control the suite offers).")
+@lexicon_mode_option
+@click.option("--design", type=click.Choice(["full"]),
+              help="Paradigms with factors: every combination of levels, -n pairs each, in turn (docs/factors.md).")
 @paradigm_path_option
 @lexicon_overlay_option
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def gen_command(uids: tuple[str, ...], all_paradigms: bool, all_probes: bool, n: int, seed: int, output: str | None,
-                out_dir: str | None, probe_options: tuple[str, ...], controls: tuple[str, ...],
-                paradigm_paths: tuple[str, ...], overlays: tuple[str, ...], quiet: bool) -> None:
+                out_dir: str | None, probe_options: tuple[str, ...], controls: tuple[str, ...], lexicon_mode: str,
+                design: str | None, paradigm_paths: tuple[str, ...], overlays: tuple[str, ...], quiet: bool) -> None:
     """Generate minimal pairs as BLiMP-schema JSONL, or probe items."""
     from blimpgen.generators.catalog import Catalog
     from blimpgen.generators.generate import write_outputs
+    from blimpgen.generators.modes import build_in_mode
     from blimpgen.grammar import ParadigmSpec, ProbeSpec
 
     if not (all_paradigms or all_probes or uids) or (uids and (all_paradigms or all_probes)):
@@ -79,25 +89,37 @@ def gen_command(uids: tuple[str, ...], all_paradigms: bool, all_probes: bool, n:
     names += catalog.names(ProbeSpec) if all_probes else []
     if (probe_options or controls) and not catalog.takes_options(names):
         raise click.UsageError("--option and --control apply to probe suites only")
-    sources = catalog.build(names, options=_parse_options(probe_options))
+    sources, skipped = build_in_mode(catalog, names, lexicon_mode, seed, skip_refused=all_paradigms or all_probes,
+                                     options=_parse_options(probe_options))
+    if skipped and not quiet:
+        click.echo(f"skipped {len(skipped)} that refuse --lexicon-mode {lexicon_mode} (docs/paradigms.md says why): "
+                   f"{', '.join(uid for uid, _ in skipped)}", err=True)
     if len(sources) > 1 and not out_dir:
         raise click.UsageError("several paradigms need --out-dir")
-    write_outputs(sources, n, seed, output, out_dir, controls, progress=not quiet,
-                  report=None if quiet else (lambda line: click.echo(line, err=True)))
+    report = None if quiet else (lambda line: click.echo(line, err=True))
+    if design:
+        from blimpgen.generators.design import balanced
+
+        for source in map(balanced, sources):  # -n pairs per cell
+            write_outputs([source], n * source.cells, seed, output, out_dir, progress=not quiet, report=report)
+        return
+    write_outputs(sources, n, seed, output, out_dir, controls, progress=not quiet, report=report)
 
 
 @click.command("show")
 @click.argument("uid")
 @click.option("-n", "--num", "n", type=click.IntRange(1, 10_000), default=10, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
+@lexicon_mode_option
 @paradigm_path_option
 @lexicon_overlay_option
-def show_command(uid: str, n: int, seed: int, paradigm_paths: tuple[str, ...], overlays: tuple[str, ...]) -> None:
+def show_command(uid: str, n: int, seed: int, lexicon_mode: str, paradigm_paths: tuple[str, ...],
+                 overlays: tuple[str, ...]) -> None:
     """Preview a paradigm: the good sentence, then the bad one starred (probe suites: items)."""
     from blimpgen.authoring.browse import render_preview
     from blimpgen.generators.catalog import Catalog
 
-    for line in render_preview(Catalog.from_environment(paradigm_paths, overlays), uid, n, seed):
+    for line in render_preview(Catalog.from_environment(paradigm_paths, overlays), uid, n, seed, lexicon_mode):
         click.echo(line)
 
 

@@ -65,6 +65,7 @@ FIELD_DOCS = (
     ("pair_id", "string, null", "blimpgen's stable id, `{UID}-{index:05d}`"),
     ("seed", "int64, null", "random seed the pair was generated with"),
     ("lexicon_hash", "string, null", "hash of the lexicon used"),
+    ("lexicon_mode", "string, null", "`colorless` or `nonce` when the pair was generated in that lexicon mode"),
     ("spec_hash", "string, null", "hash of the paradigm spec used (and of the fragments it includes)"),
     ("spec_version", "int64, null", "the paradigm spec's `version:`"),
     ("blimpgen_version", "string, null", "blimpgen version that generated the pair"),

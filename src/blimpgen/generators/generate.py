@@ -93,7 +93,9 @@ def generate_records(source: Source, n: int, seed: int = 0) -> Iterator[tuple[Re
     if n < 0:
         raise GenerationError(f"the number of {source.unit}s must be at least 0")
     rng = paradigm_rng(seed, source.uid)
-    stamp = dict(seed=seed, lexicon_hash=source.lexicon.fingerprint, spec_hash=source.loaded.sha,
+    mode = source.lexicon.mode
+    stamp = dict(seed=seed, lexicon_hash=source.lexicon.fingerprint,
+                 lexicon_mode=None if mode == "default" else mode, spec_hash=source.loaded.sha,
                  spec_version=source.loaded.spec.version, blimpgen_version=__version__,
                  kinds=resolved_kinds(source.loaded))
     seen: set = set()

@@ -83,6 +83,7 @@ class Paradigm:
         self.lexicon = lexicon
         self.bodies = bodies
         self.lexically_identical = loaded.spec.lexically_identical()
+        self.design = loaded.design  # factors: the levels of each body's cell
         spec = self.spec
         self.header = dict(field=spec.field, linguistics_term=spec.linguistics_term, UID=spec.uid,
                            simple_LM_method=spec.simple_LM_method, one_prefix_method=spec.one_prefix_method,
@@ -96,10 +97,13 @@ class Paradigm:
         """The slots and words allowed to differ between good and bad for these bindings."""
         return self.body(bindings).variant.contrast
 
-    def sample(self, rng: random.Random, trace: Counter | None = None) -> Bindings | DeadEnd:
-        """Pick a branch (when there are several), then draw every slot in order, or report
-        the first slot that ran dry."""
-        index = rng.randrange(len(self.bodies)) if len(self.bodies) > 1 else 0
+    def sample(self, rng: random.Random, trace: Counter | None = None, branch: int | None = None) -> Bindings | DeadEnd:
+        """Pick a branch (when there are several; ``branch`` fixes it: a design's cell), then draw
+        every slot in order, or report the first slot that ran dry."""
+        if branch is not None:
+            index = branch
+        else:
+            index = rng.randrange(len(self.bodies)) if len(self.bodies) > 1 else 0
         body = self.bodies[index]
         found = sample_slots(body.slots, rng, {BRANCH: index} if len(self.bodies) > 1 else {}, trace, index)
         if isinstance(found, DeadEnd) and body.variant.name:
@@ -124,9 +128,11 @@ class Paradigm:
 
     def to_records(self, index: int, bindings: Bindings, fields: dict[str, Any],
                    provenance: dict[str, Any]) -> list[Record]:
-        """The pair numbered ``index``: BLiMP's fields, ``pair_id`` and provenance."""
+        """The pair numbered ``index``: BLiMP's fields, its cell's ``levels`` (a paradigm with
+        factors), ``pair_id`` and provenance."""
+        levels = None if self.design is None else dict(self.design.cells[self.body(bindings).variant.name])
         return [MinimalPair(pairID=str(index), pair_id=f"{self.uid}-{index:05d}", **fields, **self.header,
-                            **provenance)]
+                            levels=levels, **provenance)]
 
     def shortfall(self, n: int, made: int, attempts: Any) -> str:
         """Made fewer than ``n`` unique pairs: how many, in how many attempts, and why attempts failed."""

@@ -168,12 +168,17 @@ def resolve_formulas(raw: dict[str, Any], table: LineTable, folders: list[Any]) 
 
 
 def _slot_bodies(raw: dict[str, Any]) -> list[tuple[KeyPath, Any]]:
-    """(key path, slots mapping) of the top level and of every branch."""
+    """(key path, slots mapping) of the top level, of every branch and of every factor level."""
     out: list[tuple[KeyPath, Any]] = [(("slots",), raw.get("slots"))]
     branches = raw.get("branches")
     if isinstance(branches, dict):
         out += [(("branches", name, "slots"), body.get("slots")) for name, body in branches.items()
                 if isinstance(body, dict)]
+    factors = raw.get("factors")
+    if isinstance(factors, dict):
+        out += [(("factors", factor, level, "slots"), body.get("slots"))
+                for factor, levels in factors.items() if isinstance(levels, dict)
+                for level, body in levels.items() if isinstance(body, dict)]
     return [(path, body) for path, body in out if isinstance(body, dict)]
 
 

@@ -2,7 +2,8 @@
 
 Steps: ``_yaml.load_yaml_text`` (safe, duplicate keys rejected, key-path -> line table) ->
 named formulas expanded (``@name``, from ``formulas:`` and ``include:``d fragments: see
-:mod:`blimpgen.grammar.fragments`) -> :data:`SpecDocument`, a pydantic union discriminated by ``records.types.spec_tag`` (a
+:mod:`blimpgen.grammar.fragments`) -> a paradigm's ``factors:`` rewritten into ``branches:``
+(:mod:`blimpgen.grammar.factors`) -> :data:`SpecDocument`, a pydantic union discriminated by ``records.types.spec_tag`` (a
 document with ``item:`` is a probe suite, otherwise a paradigm; every pydantic error mapped to
 its line) -> the spec's own ``problems`` (templates, cross-key rules). All errors of a file are
 collected before raising. :func:`load_documents` applies the UID rules (unique; equal to the
@@ -23,6 +24,7 @@ from pydantic import Discriminator, Tag, TypeAdapter, ValidationError
 from blimpgen._yaml import LineTable, load_yaml_text
 from blimpgen.errors import SpecError, SpecErrors, did_you_mean
 from blimpgen.grammar.discovery import shipped_spec_files, spec_files
+from blimpgen.grammar.factors import Design, expand_factors
 from blimpgen.grammar.fragments import fragment_folders, resolve_formulas
 from blimpgen.grammar.probe_spec import ProbeSpec
 from blimpgen.grammar.spec import ParadigmSpec, SpecBase
@@ -43,12 +45,15 @@ class LoadedSpec:
         file: display path of the YAML file.
         lines: key path -> line table, for errors raised by later layers.
         sha: short hash of the file's bytes and of the fragments it includes (provenance).
+        design: a paradigm's factors and the levels of each cell (branch), when it declares
+            ``factors:`` (:mod:`blimpgen.grammar.factors`); None otherwise.
     """
 
     spec: Any
     file: str
     lines: LineTable = field(repr=False)
     sha: str
+    design: Design | None = None
 
     @property
     def uid(self) -> str:
@@ -76,6 +81,8 @@ def parse_spec(text: str, file: str, folders: list[Any] | None = None) -> Loaded
     if not isinstance(raw, dict):
         raise SpecErrors([SpecError("a paradigm spec must be a YAML mapping (uid: ..., slots: ...)", file, 1)])
     fragments, errors = resolve_formulas(raw, table, fragment_folders() if folders is None else folders)
+    design, more = expand_factors(raw, table) if spec_tag(raw) == PARADIGM_TAG else (None, [])
+    errors += more
     if errors:
         raise SpecErrors(errors)
     spec_type = SPEC_TYPES[spec_tag(raw)]
@@ -89,7 +96,7 @@ def parse_spec(text: str, file: str, folders: list[Any] | None = None) -> Loaded
     digest = hashlib.sha256(text.encode("utf-8"))
     for fragment in fragments:
         digest.update(b"\0" + fragment.text.encode("utf-8"))
-    return LoadedSpec(spec, file, table, digest.hexdigest()[:12])
+    return LoadedSpec(spec, file, table, digest.hexdigest()[:12], design)
 
 
 def pydantic_errors(exc: ValidationError, table: LineTable, spec_type: type[SpecBase]) -> list[SpecError]:

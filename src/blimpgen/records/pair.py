@@ -1,7 +1,8 @@
 """The :class:`MinimalPair` record: what paradigms produce and every pair consumer reads.
 
-Its JSON form is BLiMP's schema (same field names, same types: ``pairID`` is a string) plus
-provenance BLiMP lacks: ``pair_id`` (``{UID}-{index:05d}``) and the shared
+Its JSON form is BLiMP's schema (same field names, same types: ``pairID`` is a string) plus, for
+a paradigm with factors, ``levels`` (factor -> level of the pair's cell), and provenance BLiMP
+lacks: ``pair_id`` (``{UID}-{index:05d}``) and the shared
 :class:`~blimpgen.records.provenance.Provenance` fields (``seed``, ``lexicon_hash``,
 ``spec_hash``, ``blimpgen_version``, ``slots``).
 """
@@ -50,6 +51,7 @@ class MinimalPair(Provenance):
     two_prefix_prefix_good: str | None = None
     two_prefix_prefix_bad: str | None = None
     two_prefix_word: str | None = None
+    levels: dict[str, str] | None = None
     pair_id: str | None = None
 
     @property
@@ -68,6 +70,8 @@ class MinimalPair(Provenance):
             out.update({name: getattr(self, name) for name in ONE_PREFIX_FIELDS})
         if self.two_prefix_method:
             out.update({name: getattr(self, name) for name in TWO_PREFIX_FIELDS})
+        if self.levels is not None:
+            out["levels"] = dict(self.levels)
         if self.pair_id is not None:
             out["pair_id"] = self.pair_id
         out.update(self.provenance_dict())
@@ -96,6 +100,10 @@ class MinimalPair(Provenance):
                 value = bool(value)
             elif name == "pairID":
                 value = str(value)
+            elif name == "levels":
+                if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+                    raise record_error(where, "field 'levels' must be an object of strings (factor -> level)")
+                value = dict(value)
             elif name in REQUIRED_FIELDS and not isinstance(value, str):
                 raise record_error(where, f"field {name!r} must be a string")
             kwargs[name] = value

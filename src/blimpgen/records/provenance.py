@@ -1,7 +1,8 @@
 """Provenance: what every generated record says about how it was made.
 
 Pairs and probe items both carry, flat in their JSON form, the ``seed`` they were generated
-with, the ``lexicon_hash`` and ``spec_hash`` of their inputs, the spec's ``spec_version``, the
+with, the ``lexicon_hash`` and ``spec_hash`` of their inputs, the ``lexicon_mode`` when it is
+not the default (``colorless`` or ``nonce``; records made before modes existed have none), the spec's ``spec_version``, the
 ``blimpgen_version`` that made them, the slot ``kinds`` (versioned names, such as ``dp.v1``)
 that drew the words and ``slots`` (slot name -> lexicon word id, or ``number:N``), so a record can be
 traced back to its words (MTurk back-linking) and a run can be repeated. Records read from
@@ -16,7 +17,8 @@ from typing import Any
 
 from blimpgen.errors import DataError, SourceLoc
 
-PROVENANCE_KEYS = ("seed", "lexicon_hash", "spec_hash", "spec_version", "blimpgen_version", "kinds", "slots")
+PROVENANCE_KEYS = ("seed", "lexicon_hash", "lexicon_mode", "spec_hash", "spec_version", "blimpgen_version", "kinds",
+                   "slots")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -25,7 +27,10 @@ class Provenance:
 
     Attributes:
         seed: the generation seed.
-        lexicon_hash: fingerprint of the lexicon (shipped plus overlays).
+        lexicon_hash: fingerprint of the lexicon (shipped plus overlays; of the pseudo-words too
+            in nonce mode).
+        lexicon_mode: ``colorless`` or ``nonce`` (see :mod:`blimpgen.vocab.modes`); None for the
+            default lexicon, which is how records written before modes existed read.
         spec_hash: hash of the spec file's bytes (and of the fragments it includes).
         spec_version: the spec's ``version:``.
         blimpgen_version: the version that generated the record.
@@ -35,6 +40,7 @@ class Provenance:
 
     seed: int | None = None
     lexicon_hash: str | None = None
+    lexicon_mode: str | None = None
     spec_hash: str | None = None
     spec_version: int | None = None
     blimpgen_version: str | None = None

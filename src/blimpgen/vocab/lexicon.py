@@ -35,7 +35,13 @@ class Lexicon:
         words: every word form, in data-file order (the order sampling relies on).
         inventory: the feature inventory the words were checked against.
         fingerprint: short hash of the data files, recorded as provenance.
+
+    Attributes:
+        mode: the lexicon mode (:mod:`blimpgen.vocab.modes`): ``default``; ``colorless`` (slot
+            formulas drop their semantic literals); ``nonce`` (open-class words are pseudo-words).
     """
+
+    mode: str = "default"
 
     def __init__(self, words: list[Word], inventory: FeatureInventory, fingerprint: str) -> None:
         self.words = words

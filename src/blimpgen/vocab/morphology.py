@@ -73,6 +73,12 @@ def indefinite_article(word: str) -> str:
     return found
 
 
+def remember_articles(articles: dict[str, str]) -> None:
+    """Record the article of words inflect has never seen (pseudo-words: see
+    :mod:`blimpgen.vocab.nonce`), so :func:`indefinite_article` need not import it for them."""
+    _computed["article"].update(articles)
+
+
 def with_article(word: str) -> str:
     """The word with its indefinite article (``an apple``)."""
     return f"{indefinite_article(word)} {word}"

@@ -23,6 +23,7 @@ from blimpgen.vocab import query
 from blimpgen.vocab.index import nth_set_bit, positions
 from blimpgen.vocab.lexeme import Word
 from blimpgen.vocab.lexicon import Lexicon
+from blimpgen.vocab.modes import relax
 
 Bindings = dict[str, Any]
 
@@ -90,6 +91,9 @@ class Selector:
     operations. A pick is uniform over the candidates: a few rejection draws from the base,
     then an exact draw of the n-th candidate (``nth_set_bit``), with no candidate lists kept.
 
+    In a colorless lexicon (:mod:`blimpgen.vocab.modes`) the formula is relaxed first: its
+    selectional restrictions and plausibility literals always hold.
+
     Args:
         lexicon: the lexicon to select from.
         formula: constraint-language text.
@@ -111,6 +115,8 @@ class Selector:
         problems = query.check(node, lexicon.inventory, slots)
         if problems:
             raise where(problems[0])
+        if lexicon.mode == "colorless":  # selectional restrictions and plausibility always hold
+            node = relax(node)
         self.formula = formula
         self.lexicon = lexicon
         index = lexicon.index

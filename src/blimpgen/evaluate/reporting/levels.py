@@ -1,0 +1,168 @@
+"""Accuracy per factor level and per cell of a factorial design (``report --levels DATA``).
+
+Pairs of a paradigm with factors carry ``levels`` (:mod:`blimpgen.grammar.factors`); a result
+folder's ``pairs.jsonl`` has each scored pair's ``pair_id`` and ``correct``. Joining the two
+gives, per paradigm and model: accuracy per level of each factor and per cell, with 95% Wilson
+intervals, and each factor's effect: the accuracy of every other level minus that of the first
+level (the reference), with Newcombe's interval for a difference of independent proportions.
+``figure_levels`` draws one bar chart per factor (levels x models, with the intervals).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from blimpgen._io import data_files
+from blimpgen.errors import DataError
+from blimpgen.evaluate.metrics import wilson_interval
+from blimpgen.records.jsonl import read_pairs
+
+
+@dataclass
+class Cell:
+    """Correct answers out of ``n`` (ties count half, as in the scored rows)."""
+
+    correct: float = 0.0
+    n: int = 0
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.n if self.n else float("nan")
+
+    def interval(self) -> tuple[float, float]:
+        return wilson_interval(self.correct, self.n)
+
+
+@dataclass
+class LevelResult:
+    """One paradigm scored by one model, by level and by cell."""
+
+    uid: str
+    model: str
+    factors: list[tuple[str, list[str]]]
+    levels: dict[tuple[str, str], Cell] = field(default_factory=dict)
+    cells: dict[tuple[str, ...], Cell] = field(default_factory=dict)
+
+    def effect(self, factor: str, level: str) -> tuple[float, float, float]:
+        """(difference, low, high): accuracy at ``level`` minus at the factor's first level."""
+        reference = dict(self.factors)[factor][0]
+        a, b = self.levels[(factor, level)], self.levels[(factor, reference)]
+        (la, ua), (lb, ub) = a.interval(), b.interval()
+        difference = a.accuracy - b.accuracy
+        return (difference, difference - math.hypot(a.accuracy - la, ub - b.accuracy),
+                difference + math.hypot(ua - a.accuracy, b.accuracy - lb))
+
+
+def _design(data: Path | str) -> dict[str, dict[str, str]]:
+    """pair_id -> levels of every pair with levels in the data."""
+    found: dict[str, dict[str, str]] = {}
+    for path in data_files(data):
+        for pair in read_pairs(path):
+            if pair.levels is not None and pair.pair_id is not None:
+                found[pair.pair_id] = pair.levels
+    if not found:
+        raise DataError("no pair with levels here: generate a paradigm with factors (docs/factors.md)", str(data))
+    return found
+
+
+def level_results(data: Path | str, results: Sequence[Path | str]) -> list[LevelResult]:
+    """Per-level and per-cell accuracy of every paradigm with factors, per result folder.
+
+    Raises:
+        DataError: when the data holds no pair with levels, or a folder has no ``pairs.jsonl``.
+    """
+    levels_of = _design(data)
+    out = []
+    for folder in results:
+        path = Path(folder) / "pairs.jsonl"
+        if not path.exists():
+            raise DataError("no pairs.jsonl: run `blimpgen eval` into this folder", str(folder))
+        by_uid: dict[str, LevelResult] = {}
+        orders: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            row = json.loads(line)
+            levels = levels_of.get(row.get("pair_id"))
+            if levels is None:
+                continue
+            result = by_uid.setdefault(row["UID"], LevelResult(row["UID"], row.get("model") or str(folder), []))
+            for factor, level in levels.items():
+                if level not in orders[row["UID"]][factor]:
+                    orders[row["UID"]][factor].append(level)
+                result.levels.setdefault((factor, level), Cell())
+            key = tuple(levels.values())
+            result.cells.setdefault(key, Cell())
+            for cell in [result.levels[(f, v)] for f, v in levels.items()] + [result.cells[key]]:
+                cell.correct += float(row["correct"])
+                cell.n += 1
+        for uid, result in by_uid.items():
+            result.factors = [(factor, levels) for factor, levels in orders[uid].items()]
+            out.append(result)
+    return out
+
+
+def _fmt(cell: Cell) -> str:
+    low, high = cell.interval()
+    return f"{cell.accuracy:.3f} [{low:.3f}, {high:.3f}] (n={cell.n})"
+
+
+def format_levels(results: Sequence[LevelResult]) -> str:
+    """Text tables: per factor level, the effect of each factor, then per cell."""
+    lines = []
+    for result in results:
+        lines.append(f"{result.uid} ({result.model})")
+        for factor, levels in result.factors:
+            lines.append(f"  {factor}:")
+            for level in levels:
+                cell = result.levels[(factor, level)]
+                effect = ""
+                if level != levels[0]:
+                    difference, low, high = result.effect(factor, level)
+                    effect = f"   effect vs {levels[0]}: {difference:+.3f} [{low:+.3f}, {high:+.3f}]"
+                lines.append(f"    {level:<12} {_fmt(cell)}{effect}")
+        lines.append("  cells:")
+        for key, cell in result.cells.items():
+            lines.append(f"    {', '.join(f'{f}={v}' for (f, _), v in zip(result.factors, key)):<40} {_fmt(cell)}")
+    return "\n".join(lines)
+
+
+def figure_levels(results: Sequence[LevelResult], folder: Path | str) -> list[Path]:
+    """One PNG per paradigm and factor: accuracy per level, one bar per model, with intervals."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    by_uid: dict[str, list[LevelResult]] = defaultdict(list)
+    for result in results:
+        by_uid[result.uid].append(result)
+    for uid, group in by_uid.items():
+        for factor, levels in group[0].factors:
+            figure, axis = plt.subplots(figsize=(1.6 + 1.2 * len(levels), 3.2))
+            width = 0.8 / len(group)
+            for k, result in enumerate(group):
+                cells = [result.levels[(factor, level)] for level in levels]
+                heights = [c.accuracy for c in cells]
+                errors = [[h - c.interval()[0] for h, c in zip(heights, cells)],
+                          [c.interval()[1] - h for h, c in zip(heights, cells)]]
+                axis.bar([i + k * width for i in range(len(levels))], heights, width, yerr=errors, capsize=3,
+                         label=result.model)
+            axis.set_xticks([i + 0.4 - width / 2 for i in range(len(levels))], levels)
+            axis.set_ylim(0, 1)
+            axis.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
+            axis.set_title(f"{uid}: {factor}")
+            axis.set_ylabel("accuracy")
+            if len(group) > 1:
+                axis.legend(fontsize="small")
+            path = folder / f"levels_{uid}_{factor}.png"
+            figure.savefig(path, dpi=120, bbox_inches="tight", format="png")
+            plt.close(figure)
+            written.append(path)
+    return written

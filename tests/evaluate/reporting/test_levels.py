@@ -1,0 +1,61 @@
+"""Accuracy per level, per cell and each factor's effect, on hand-made scores where the answer is known."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from blimpgen.errors import DataError
+from blimpgen.evaluate.reporting.levels import format_levels, level_results
+from blimpgen.records.pair import MinimalPair
+
+
+def write_case(tmp_path: Path) -> tuple[Path, Path]:
+    data, results = tmp_path / "data.jsonl", tmp_path / "res"
+    results.mkdir()
+    pairs, rows = [], []
+    # attractor none: 8 of 10 correct; pp: 4 of 10 (with one tie counting half)
+    for i in range(20):
+        level = "none" if i < 10 else "pp"
+        pair = MinimalPair("a b.", "a c.", "u", levels={"attractor": level}, pair_id=f"u-{i:05d}")
+        pairs.append(json.dumps(pair.to_dict()))
+        correct = (1.0 if i < 8 else 0.0) if level == "none" else (1.0 if i < 13 else 0.5 if i == 13 else 0.0)
+        rows.append(json.dumps({"pair_id": pair.pair_id, "UID": "u", "correct": correct, "model": "m"}))
+    pairs.append(json.dumps(MinimalPair("x.", "y.", "plain", pair_id="plain-00000").to_dict()))
+    rows.append(json.dumps({"pair_id": "plain-00000", "UID": "plain", "correct": 1.0, "model": "m"}))
+    data.write_text("\n".join(pairs) + "\n")
+    (results / "pairs.jsonl").write_text("\n".join(rows) + "\n")
+    return data, results
+
+
+def test_levels_accuracy_intervals_and_effect(tmp_path: Path) -> None:
+    data, results = write_case(tmp_path)
+    (result,) = level_results(data, [results])
+    assert result.uid == "u" and result.factors == [("attractor", ["none", "pp"])]
+    none, pp = result.levels[("attractor", "none")], result.levels[("attractor", "pp")]
+    assert (none.correct, none.n, pp.correct, pp.n) == (8.0, 10, 3.5, 10)
+    difference, low, high = result.effect("attractor", "pp")
+    assert difference == pytest.approx(-0.45) and low < -0.45 < high < 0
+    text = format_levels([result])
+    assert "none         0.800 [" in text and "effect vs none: -0.450 [" in text and "attractor=pp" in text
+
+
+def test_levels_need_levels_and_scores(tmp_path: Path) -> None:
+    plain = tmp_path / "plain.jsonl"
+    plain.write_text(json.dumps(MinimalPair("x.", "y.", "plain").to_dict()) + "\n")
+    with pytest.raises(DataError, match="no pair with levels here"):
+        level_results(plain, [tmp_path])
+    data, _ = write_case(tmp_path)
+    with pytest.raises(DataError, match="no pairs.jsonl"):
+        level_results(data, [tmp_path / "missing"])
+
+
+def test_levels_cli_report_with_figures(tmp_path: Path) -> None:
+    from tests.cli.test_author_cli import run
+
+    data, results = write_case(tmp_path)
+    code, output = run("report", str(results), "--levels", str(data), "--plots", str(tmp_path / "plots"))
+    assert code == 0 and "u (m)" in output and "effect vs none" in output, output
+    assert (tmp_path / "plots" / "levels_u_attractor.png").stat().st_size > 1000
