@@ -86,6 +86,8 @@ class ArgsKind(SlotKind):
         under_negation: bool = False
         negated_by: str | None = None
 
+    params: Params  # the validated parameters, as this kind declares them
+
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
         self.check_slot_ref(self.params.verb, "verb")
@@ -186,6 +188,8 @@ class ClauseKind(SlotKind):
         quantified: float = Field(default=0.0, ge=0.0, le=1.0)
         frames: tuple[Literal[FRAMES], ...] = ("intransitive", "transitive")  # type: ignore[valid-type]
         depth: int = 1
+
+    params: Params  # the validated parameters, as this kind declares them
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)

@@ -45,6 +45,8 @@ class NumberKind(SlotKind):
                 raise ValueError("the range holds more than 10,000,000 values; use a coarser step")
             return self
 
+    params: Params  # the validated parameters, as this kind declares them
+
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
         for slot in self.params.distinct:

@@ -99,6 +99,8 @@ class DPKind(SlotKind):
         quantified: float = Field(default=0.0, ge=0.0, le=1.0)
         quantifiers: str = DEFAULT_QUANTIFIERS
 
+    params: Params  # the validated parameters, as this kind declares them
+
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
         self.check_formula(self.params.where, "where")

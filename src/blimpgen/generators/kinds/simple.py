@@ -49,6 +49,8 @@ class WordKind(SlotKind):
         where: str = Field(min_length=1)
         distinct: tuple[str, ...] = ()
 
+    params: Params  # the validated parameters, as this kind declares them
+
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
         self.check_formula(self.params.where, "where")
@@ -71,6 +73,8 @@ class ChoiceKind(SlotKind):
 
     class Params(Params):
         values: tuple[str | dict[str, str], ...] = Field(min_length=1)
+
+    params: Params  # the validated parameters, as this kind declares them
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)

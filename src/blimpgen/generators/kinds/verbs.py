@@ -185,6 +185,8 @@ class VerbGroupKind(SlotKind):
         embedded_under: str | None = None
         same_time_as: str | None = None
 
+    params: Params  # the validated parameters, as this kind declares them
+
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
         p = self.params
