@@ -135,7 +135,7 @@ class UnknownNameError(BlimpgenError, KeyError):
         super().__init__(f"unknown {kind} {name!r}{did_you_mean(name, self.available)}")
 
     def __str__(self) -> str:  # KeyError would repr() the message
-        return self.args[0]
+        return str(self.args[0])
 
 
 def did_you_mean(name: str, choices: Iterable[str], limit: int = 3) -> str:
