@@ -27,6 +27,9 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypeVar
+
+LocatedT = TypeVar("LocatedT", bound="LocatedError")
 
 
 class BlimpgenError(Exception):
@@ -76,7 +79,7 @@ class LocatedError(BlimpgenError):
         return SourceLoc(self.file, self.line)
 
     @classmethod
-    def relocated(cls, error: LocatedError) -> LocatedError:
+    def relocated(cls: type[LocatedT], error: LocatedError) -> LocatedT:
         """The same message and location as ``error``, as this class."""
         return cls(error.message, error.file, error.line, error.key)
 

@@ -16,12 +16,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Any, Union
+from typing import Annotated, Any, TypeVar, Union
 
 from pydantic import Discriminator, Tag, TypeAdapter, ValidationError
 
-from blimpgen._yaml import LineTable, load_yaml_text
-from blimpgen.errors import SpecError, SpecErrors, did_you_mean
+from blimpgen._yaml import KeyPath, LineTable, load_yaml_text
+from blimpgen.errors import OptionError, SpecError, SpecErrors, did_you_mean
 from blimpgen.grammar.discovery import shipped_spec_files, spec_files
 from blimpgen.grammar.fragments import fragment_folders, resolve_formulas
 from blimpgen.grammar.probe_spec import ProbeSpec
@@ -32,6 +32,7 @@ SPEC_TYPES: dict[str, type[SpecBase]] = {PARADIGM_TAG: ParadigmSpec, PROBE_TAG: 
 SpecDocument = Annotated[Union[Annotated[ParadigmSpec, Tag(PARADIGM_TAG)], Annotated[ProbeSpec, Tag(PROBE_TAG)]],
                          Discriminator(spec_tag)]
 _DOCUMENT = TypeAdapter(SpecDocument)
+SpecT = TypeVar("SpecT", bound=SpecBase)
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,7 @@ class LoadedSpec:
         sha: short hash of the file's bytes and of the fragments it includes (provenance).
     """
 
-    spec: Any
+    spec: SpecBase
     file: str
     lines: LineTable = field(repr=False)
     sha: str
@@ -55,9 +56,19 @@ class LoadedSpec:
         """The spec's UID."""
         return self.spec.uid
 
-    def error(self, path: tuple, message: str) -> SpecError:
+    def error(self, path: KeyPath, message: str) -> SpecError:
         """A :class:`SpecError` pointing at ``path`` in this spec's file."""
         return self.lines.error(path, message)
+
+    def spec_as(self, spec_type: type[SpecT]) -> SpecT:
+        """The spec, which must be a ``spec_type`` (what a source class is built from).
+
+        Raises:
+            OptionError: for a spec of another type (a probe suite given where a paradigm is needed).
+        """
+        if not isinstance(self.spec, spec_type):
+            raise OptionError(f"{self.uid} is a {self.spec.noun}, not a {spec_type.noun}")
+        return self.spec
 
 
 def parse_spec(text: str, file: str, folders: list[Any] | None = None) -> LoadedSpec:

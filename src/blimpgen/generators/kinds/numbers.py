@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import Field, model_validator
 
-from blimpgen.generators.kinds.base import Bindings, Params, SlotKind
+from blimpgen.generators.kinds.base import Bindings, KindParams, SlotKind
 
 
 class Number(int):
@@ -30,7 +30,7 @@ class NumberKind(SlotKind):
 
     MAX_DRAWS = 64
 
-    class Params(Params):
+    class Params(KindParams):
         min: int
         max: int
         step: int = Field(default=1, ge=1)
