@@ -6,6 +6,8 @@ when a neural scorer is built.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import click
 
 from blimpgen.evaluate.metrics import TIE_POLICIES
@@ -105,10 +107,10 @@ def _deprecated(flag: str, instead: str) -> None:
         click.echo(f"note: {flag} is deprecated; use {instead}", err=True)
 
 
-def _parameters(factory: object) -> list[str]:
+def _parameters(factory: Callable[..., object]) -> list[str]:
     import inspect
 
-    return list(inspect.signature(factory).parameters)  # type: ignore[arg-type]
+    return list(inspect.signature(factory).parameters)
 
 
 @click.command("report")

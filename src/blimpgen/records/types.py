@@ -24,7 +24,7 @@ from blimpgen.records.item import TYPE_KEY, ProbeItem
 from blimpgen.records.pair import MinimalPair
 
 Record = Union[MinimalPair, ProbeItem]
-RECORD_TYPES: tuple[type, ...] = (MinimalPair, ProbeItem)
+RECORD_TYPES: tuple[type[Record], ...] = (MinimalPair, ProbeItem)
 # The key that makes a spec document a probe suite (its value is the probe's item type).
 SPEC_TYPE_KEY = "item"
 PARADIGM_TAG, PROBE_TAG = "paradigm", "probe"
