@@ -145,7 +145,8 @@ def audit_pairs(uid: str, pairs: list[MinimalPair], threshold: float = DEFAULT_T
     result.bow_accuracy = bow_accuracy(pairs)
     for side, items in (("good", result.only_good), ("bad", result.only_bad)):
         if items and items[0][1] / len(pairs) >= threshold:
-            result.flags.append(f"{items[0][0]!r} occurs only in {side} sentences, in {items[0][1]} of {len(pairs)} pairs")
+            result.flags.append(f"{items[0][0]!r} occurs only in {side} sentences, "
+                                f"in {items[0][1]} of {len(pairs)} pairs")
     for name, value in (("length", result.length_accuracy), ("unigram frequency", result.unigram_accuracy),
                         ("bag of words", result.bow_accuracy)):
         if value >= threshold:

@@ -66,7 +66,8 @@ def eval_command(scorer, scorer_option, list_options, model, device, dtype, devi
     """Score minimal pairs (or cloze probe items) with a language model and report accuracy like BLiMP."""
     from blimpgen.evaluate.distributed import is_main_process
     from blimpgen.evaluate.runner import format_table, run_eval
-    from blimpgen.evaluate.scoring.registrations import command_line_options, list_options as describe, scorers
+    from blimpgen.evaluate.scoring.registrations import command_line_options, scorers
+    from blimpgen.evaluate.scoring.registrations import list_options as describe
 
     if list_options:
         click.echo(describe(scorer))

@@ -32,8 +32,12 @@ from blimpgen.errors import OptionError, SpecError, SpecErrors, UnknownNameError
 from blimpgen.generators.paradigm import build_paradigm
 from blimpgen.generators.probe import build_probe
 from blimpgen.generators.source import Source
-from blimpgen.grammar.discovery import (entry_point_paradigm_paths, environment_paradigm_paths, shipped_spec_files,
-                                        spec_files)
+from blimpgen.grammar.discovery import (
+    entry_point_paradigm_paths,
+    environment_paradigm_paths,
+    shipped_spec_files,
+    spec_files,
+)
 from blimpgen.grammar.loader import LoadedSpec, load_documents, shipped_documents
 from blimpgen.grammar.probe_spec import ProbeSpec
 from blimpgen.grammar.spec import ParadigmSpec, SpecBase

@@ -18,11 +18,19 @@ from collections import Counter
 from collections.abc import Hashable
 from typing import Any, ClassVar
 
+from blimpgen._yaml import KeyPath
 from blimpgen.errors import SpecError, SpecErrors
 from blimpgen.generators.kinds.base import Bindings, Phrase, SlotKind
-from blimpgen._yaml import KeyPath
-from blimpgen.generators.source import (DeadEnd, Finding, Trace, build_slots, finish_fragment, finish_sentence,
-                                        sample_slots, slot_violations)
+from blimpgen.generators.source import (
+    DeadEnd,
+    Finding,
+    Trace,
+    build_slots,
+    finish_fragment,
+    finish_sentence,
+    sample_slots,
+    slot_violations,
+)
 from blimpgen.grammar.loader import LoadedSpec
 from blimpgen.grammar.spec import ParadigmSpec, Variant
 from blimpgen.grammar.templates import make_environment
@@ -196,7 +204,8 @@ def allowed_tokens(paradigm: Paradigm, bindings: Bindings) -> set[str]:
         allowed.update(_tokens(str(value)))
         for text in getattr(value, "values", {}).values():  # linked choices: every alternative
             allowed.update(_tokens(text))
-        words = [value] if isinstance(value, Word) else [w for _, w in value.words()] if isinstance(value, Phrase) else []
+        words = ([value] if isinstance(value, Word) else [w for _, w in value.words()] if isinstance(value, Phrase)
+                 else [])
         for word in words:
             for form in paradigm.lexicon.forms(word):
                 allowed.update(_tokens(form.text))

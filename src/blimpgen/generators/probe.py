@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import random
-from collections import Counter
 from collections.abc import Hashable
 from typing import Any, ClassVar
 
@@ -19,8 +18,16 @@ from blimpgen._yaml import KeyPath
 from blimpgen.errors import GenerationError, OptionError, SpecErrors, did_you_mean
 from blimpgen.generators.controls import derive
 from blimpgen.generators.kinds.base import Bindings
-from blimpgen.generators.source import (DeadEnd, Finding, Trace, build_slots, finish_fragment, finish_sentence,
-                                        sample_slots, slot_violations)
+from blimpgen.generators.source import (
+    DeadEnd,
+    Finding,
+    Trace,
+    build_slots,
+    finish_fragment,
+    finish_sentence,
+    sample_slots,
+    slot_violations,
+)
 from blimpgen.grammar.loader import LoadedSpec
 from blimpgen.grammar.probe_spec import ProbeSpec
 from blimpgen.grammar.templates import make_environment, used_variables

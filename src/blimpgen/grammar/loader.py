@@ -2,11 +2,11 @@
 
 Steps: ``_yaml.load_yaml_text`` (safe, duplicate keys rejected, key-path -> line table) ->
 named formulas expanded (``@name``, from ``formulas:`` and ``include:``d fragments: see
-:mod:`blimpgen.grammar.fragments`) -> :data:`SpecDocument`, a pydantic union discriminated by ``records.types.spec_tag`` (a
-document with ``item:`` is a probe suite, otherwise a paradigm; every pydantic error mapped to
-its line) -> the spec's own ``problems`` (templates, cross-key rules). All errors of a file are
-collected before raising. :func:`load_documents` applies the UID rules (unique; equal to the
-file name) to many files at once.
+:mod:`blimpgen.grammar.fragments`) -> :data:`SpecDocument`, a pydantic union discriminated by
+``records.types.spec_tag`` (a document with ``item:`` is a probe suite, otherwise a paradigm;
+every pydantic error mapped to its line) -> the spec's own ``problems`` (templates, cross-key
+rules). All errors of a file are collected before raising. :func:`load_documents` applies the
+UID rules (unique; equal to the file name) to many files at once.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Any, TypeVar, Union
+from typing import Annotated, Any, TypeVar
 
 from pydantic import Discriminator, Tag, TypeAdapter, ValidationError
 
@@ -29,7 +29,7 @@ from blimpgen.grammar.spec import ParadigmSpec, SpecBase
 from blimpgen.records.types import PARADIGM_TAG, PROBE_TAG, spec_tag
 
 SPEC_TYPES: dict[str, type[SpecBase]] = {PARADIGM_TAG: ParadigmSpec, PROBE_TAG: ProbeSpec}
-SpecDocument = Annotated[Union[Annotated[ParadigmSpec, Tag(PARADIGM_TAG)], Annotated[ProbeSpec, Tag(PROBE_TAG)]],
+SpecDocument = Annotated[Annotated[ParadigmSpec, Tag(PARADIGM_TAG)] | Annotated[ProbeSpec, Tag(PROBE_TAG)],
                          Discriminator(spec_tag)]
 _DOCUMENT = TypeAdapter(SpecDocument)
 SpecT = TypeVar("SpecT", bound=SpecBase)

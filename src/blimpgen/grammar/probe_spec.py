@@ -28,7 +28,7 @@ templates) instead of ``candidates`` and ``answer``. A context may use the varia
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 from pydantic import Field, field_validator
 

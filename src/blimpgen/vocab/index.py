@@ -48,7 +48,8 @@ def nth_set_bit(bits: int, n: int) -> int:
 class FeatureIndex:
     """Bitsets of a lexicon's words by feature value, and formula evaluation on them."""
 
-    def __init__(self, words: Sequence[query.FeatureSource], categories: frozenset[str], bool_features: frozenset[str]) -> None:
+    def __init__(self, words: Sequence[query.FeatureSource], categories: frozenset[str],
+                 bool_features: frozenset[str]) -> None:
         self.words = words
         self.categories = categories
         self.bool_features = bool_features

@@ -174,8 +174,8 @@ class ProbeSummary:
                 rows += [(f"    {group}", row) for group, row in (suite.groups or {}).items()]
         width = max([len(name) for name, _ in rows] + [len(OVERALL)])
         widths = [max(5, len(m)) for m in metrics]
-        lines = [f"{'':{width}}  {'mc acc':>6}  {'95% CI':>15}  " + "  ".join(f"{m:>{w}}" for m, w in zip(metrics, widths))
-                 + f"  {'items':>6}"]
+        lines = [f"{'':{width}}  {'mc acc':>6}  {'95% CI':>15}  "
+                 + "  ".join(f"{m:>{w}}" for m, w in zip(metrics, widths)) + f"  {'items':>6}"]
         for name, row in rows + [(OVERALL, self.overall)]:
             mc = row.metrics.get("mc_accuracy")
             interval = f"[{100 * mc.ci_low:5.1f}, {100 * mc.ci_high:5.1f}]" if mc else "-"

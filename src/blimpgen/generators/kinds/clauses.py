@@ -178,7 +178,8 @@ class Clause(Phrase):
 
 class ClauseKind(SlotKind):
     """``kind: clause``: ``subject_where`` (formula for the subject's head), ``verb_where``
-    (formula for the verb; ``subject`` and ``verb`` are their old names, still read), ``aux``, ``negation``, ``negation_share``, ``embedded_under`` and ``frames`` as for
+    (formula for the verb; ``subject`` and ``verb`` are their old names, still read), ``aux``,
+    ``negation``, ``negation_share``, ``embedded_under`` and ``frames`` as for
     verb_group and args, ``quantified`` as for dp (the subject), ``depth`` (how many clauses
     may nest through that_clause complements; a nested clause follows the sequence of tenses
     under the verb that embeds it)."""

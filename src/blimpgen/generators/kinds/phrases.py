@@ -76,7 +76,8 @@ class DPBuilder:
         det = value.parts["det"]
         if isinstance(det, Word) and self.det is None:
             problems.append(f"determiner {det.id} in a bare DP")
-        elif isinstance(det, Word) and self.det is not None and not self.det.holds(det, {**bindings, "head": value.head}):
+        elif isinstance(det, Word) and self.det is not None and not self.det.holds(
+                det, {**bindings, "head": value.head}):
             problems.append(f"determiner {det.id} does not agree with {value.head.id}")
         return problems
 

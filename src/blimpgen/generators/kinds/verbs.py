@@ -23,9 +23,10 @@ With ``agreeing: true`` only patterns whose agreeing word marks number are used,
 Policies that make the group read naturally (each a parameter with a default):
 
 * ``present: natural`` - the simple present (and do/does, and the present passive) only with
-  verbs that read naturally in it out of context: ``stative`` verbs (knows, owns, annoys) and ``habitual`` ones (teaches,
-  jogs, thinks). Other eventive verbs (forget, learn, chew) get the past, progressive, perfect
-  or a modal: *This butler forgets those apprentices* becomes *This butler forgot ...*.
+  verbs that read naturally in it out of context: ``stative`` verbs (knows, owns, annoys) and
+  ``habitual`` ones (teaches, jogs, thinks). Other eventive verbs (forget, learn, chew) get the
+  past, progressive, perfect or a modal: *This butler forgets those apprentices* becomes *This
+  butler forgot ...*.
   With ``bare: true`` (the template writes no complement after the verb) a habitual verb
   must also be an activity that is a habit on its own (``scene``: *The crow swims*, not *The
   finalist saves*). ``present: stative`` keeps only stative verbs (for uses where a verb's habitual reading is

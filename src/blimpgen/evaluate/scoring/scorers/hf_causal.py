@@ -28,8 +28,16 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from blimpgen.errors import ModelLoadError, OptionError
 from blimpgen.evaluate.scoring.base import BlankQuery, BlankScores, Query, QueryError, TokenScores
-from blimpgen.evaluate.scoring.scorers._torch import (TorchScorer, check_tokenizer, embedding_rows, encode_query,
-                                                      load_pretrained, max_positions, resolve_device, resolve_dtype)
+from blimpgen.evaluate.scoring.scorers._torch import (
+    TorchScorer,
+    check_tokenizer,
+    embedding_rows,
+    encode_query,
+    load_pretrained,
+    max_positions,
+    resolve_device,
+    resolve_dtype,
+)
 
 if TYPE_CHECKING:  # the annotations say what only a library caller can pass (scoring.options)
     from transformers import PreTrainedModel, PreTrainedTokenizerBase
@@ -80,7 +88,6 @@ class CausalLMScorer(TorchScorer):
                  batch_tokens: int | None = None, first_token: Literal["bos", "none"] = "bos",
                  share_prefix: bool = True) -> None:
         import torch
-
         from transformers import AutoModelForCausalLM
 
         if first_token not in ("bos", "none"):
@@ -106,7 +113,8 @@ class CausalLMScorer(TorchScorer):
             # 4096 14.2 s, since larger batches spill the caches. Accelerators want large batches.
             on_cpu = next(network.parameters()).device.type == "cpu"
             batch_tokens = CPU_BATCH_TOKENS if on_cpu else ACCELERATOR_BATCH_TOKENS
-        self.dtype, self.device_map, self.batch_tokens = str(torch_dtype).replace("torch.", ""), device_map, batch_tokens
+        self.dtype = str(torch_dtype).replace("torch.", "")
+        self.device_map, self.batch_tokens = device_map, batch_tokens
         self.first_token, self.share_prefix = first_token, share_prefix
         self.prefix_id: int | None = None
         if first_token == "bos":
