@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import random
 import sys
@@ -198,7 +197,8 @@ def main() -> None:
         print(f"{tool:10s} {times[tool]:8.1f} s  {n_tokens / times[tool]:8.0f} tokens/s  "
               f"(process CPU {cpu_times[tool]:.1f} s)  accuracy {accuracy(scores[tool]):.4f}", flush=True)
     report = {"pairs": len(pairs), "tokens": n_tokens, "shared_prefix_share": 2 * shared / n_tokens,
-              "seconds": times, "cpu_seconds": cpu_times, "tokens_per_second": {k: n_tokens / v for k, v in times.items()}}
+              "seconds": times, "cpu_seconds": cpu_times,
+              "tokens_per_second": {k: n_tokens / v for k, v in times.items()}}
     if "blimpgen" in times:
         for tool in times:
             if tool == "blimpgen":
@@ -216,8 +216,9 @@ def main() -> None:
         fp32 = scores["blimpgen"]
         flips = sum((g1 > b1) != (g2 > b2) for g1, b1, g2, b2 in zip(fp32[0::2], fp32[1::2], bf16[0::2], bf16[1::2]))
         diff = max(abs(a - b) for a, b in zip(fp32, bf16))
-        print(f"blimpgen bf16 {elapsed:8.1f} s  {n_tokens / elapsed:8.0f} tokens/s  ({times['blimpgen'] / elapsed:.2f}x "
-              f"fp32), {flips} of {len(pairs)} pairs flip vs fp32, max |diff| {diff:.3f}")
+        print(f"blimpgen bf16 {elapsed:8.1f} s  {n_tokens / elapsed:8.0f} tokens/s  "
+              f"({times['blimpgen'] / elapsed:.2f}x fp32), {flips} of {len(pairs)} pairs flip vs fp32, "
+              f"max |diff| {diff:.3f}")
         report["bf16"] = {"seconds": elapsed, "flips": flips, "max_abs_diff": diff}
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=2) + "\n")

@@ -67,7 +67,8 @@ def main() -> None:
         print(f"{'N per paradigm':>15} {'pairs':>10} {'seconds':>8} {'pairs/s':>8} {'peak RSS MB':>12}")
         for n in (1000, 5000, 20000):
             r = measure(uids, n)
-            print(f"{n:>15} {r['pairs']:>10} {r['total_s']:>8.1f} {r['pairs'] / r['total_s']:>8.0f} {r['rss_mb']:>12.0f}")
+            print(f"{n:>15} {r['pairs']:>10} {r['total_s']:>8.1f} {r['pairs'] / r['total_s']:>8.0f} "
+                  f"{r['rss_mb']:>12.0f}")
         return
 
     from blimpgen.grammar import load_shipped_specs

@@ -29,10 +29,10 @@ def expected_messages() -> dict[str, str]:
 def observe(path: Path, lexicon, tmp: Path) -> str:
     """The error output for one malformed input (all lines), never a traceback."""
     from blimpgen.generators import build_paradigm
-    from blimpgen.vocab.overlays import parse_yaml_overlay
     from blimpgen.grammar.loader import load_spec_file
     from blimpgen.vocab.features import load_inventory
     from blimpgen.vocab.lexicon import build_lexicon
+    from blimpgen.vocab.overlays import parse_yaml_overlay
 
     name = path.name
     try:

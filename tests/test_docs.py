@@ -83,8 +83,8 @@ def test_docs_audit_is_current() -> None:
 @pytest.mark.slow
 def test_docs_plausibility_is_current() -> None:
     """Slow (generates 1,000 pairs of every paradigm): run with --slow."""
-    from blimpgen.generators.generate import load_paradigms
     from blimpgen.authoring.plausibility import audit_plausibility, render_markdown
+    from blimpgen.generators.generate import load_paradigms
 
     results = [audit_plausibility(p, 1000, 0) for p in load_paradigms()]
     assert (DOCS / "plausibility.md").read_text(encoding="utf-8") == render_markdown(results, 1000, 0), \

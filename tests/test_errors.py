@@ -4,8 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from blimpgen.errors import (BlimpgenError, DataError, GenerationError, LexiconError, LocatedError,
-                             MissingDependencyError, ModelLoadError, OptionError, SpecError, UnknownNameError)
+from blimpgen.errors import (
+    BlimpgenError,
+    DataError,
+    GenerationError,
+    LexiconError,
+    LocatedError,
+    MissingDependencyError,
+    ModelLoadError,
+    OptionError,
+    SpecError,
+    UnknownNameError,
+)
 
 
 @pytest.mark.parametrize("cls, builtin", [(OptionError, ValueError), (MissingDependencyError, ImportError),

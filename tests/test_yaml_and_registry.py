@@ -60,7 +60,8 @@ def test_registry_resolves_and_finds_versioned_names() -> None:
 
     assert reg.find(collections.OrderedDict) == "w.v1"  # a lazy target, matched without importing it
     assert reg.find(collections.Counter) == "w.v2" and reg.find(dict) is None
-    assert [base_name(n) for n in ("dp.v1", "dp.v12", "dp", "my.version", "v3")] == ["dp", "dp", "dp", "my.version", "v3"]
+    names = ("dp.v1", "dp.v12", "dp", "my.version", "v3")
+    assert [base_name(n) for n in names] == ["dp", "dp", "dp", "my.version", "v3"]
 
 
 def test_registry_builtin_kinds_snapshot() -> None:

@@ -97,7 +97,9 @@ def render(results: list[dict], n: int, seed: int) -> str:
              f"{n} pairs per paradigm: **n't** = a contracted negated auxiliary or copula (released BLiMP: "
              "20-70% in 49 paradigms); **quantified** = the subject took every, each, all, most, many or "
              "several; **wh-words** = wh-words in the good / bad sentences. `-` = left out on purpose: the "
-             "spec's notes say why (their sentences about negation and quantifiers are repeated here). The quantified share is of all goods; names take no quantifier, so it is lower where many subjects are names.", "",
+             "spec's notes say why (their sentences about negation and quantifiers are repeated here). "
+             "The quantified share is of all goods; names take no quantifier, so it is lower where many "
+             "subjects are names.", "",
              "| UID | n't | quantified | wh-words (good / bad) | notes |", "|---|---|---|---|---|"]
     for r in sorted(results, key=lambda r: r["uid"]):
         note = " ".join(s for s in SENTENCE_RE.split(r["notes"]) if re.search(r"negat|quantif", s, re.I))

@@ -15,13 +15,13 @@ import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from blimpgen.errors import DataError, OptionError
 
 
 @contextlib.contextmanager
-def atomic_writer(path: Path | str, mode: str = "w") -> Iterator[IO]:
+def atomic_writer(path: Path | str, mode: str = "w") -> Iterator[IO[Any]]:  # IO[str] or IO[bytes] by mode
     """Open a temporary file beside ``path``; rename it over ``path`` on success only."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

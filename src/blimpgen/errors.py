@@ -27,6 +27,9 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypeVar
+
+LocatedT = TypeVar("LocatedT", bound="LocatedError")
 
 
 class BlimpgenError(Exception):
@@ -76,7 +79,7 @@ class LocatedError(BlimpgenError):
         return SourceLoc(self.file, self.line)
 
     @classmethod
-    def relocated(cls, error: LocatedError) -> LocatedError:
+    def relocated(cls: type[LocatedT], error: LocatedError) -> LocatedT:
         """The same message and location as ``error``, as this class."""
         return cls(error.message, error.file, error.line, error.key)
 
@@ -135,7 +138,7 @@ class UnknownNameError(BlimpgenError, KeyError):
         super().__init__(f"unknown {kind} {name!r}{did_you_mean(name, self.available)}")
 
     def __str__(self) -> str:  # KeyError would repr() the message
-        return self.args[0]
+        return str(self.args[0])
 
 
 def did_you_mean(name: str, choices: Iterable[str], limit: int = 3) -> str:

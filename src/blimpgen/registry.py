@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterator
 from importlib import metadata
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
 from blimpgen.errors import UnknownNameError
 
@@ -56,7 +56,7 @@ class Registry(Generic[T]):
         return target
 
     def _load_entry_points(self) -> None:
-        if self._entry_points_loaded:
+        if self._entry_points_loaded or self.entry_point_group is None:
             return
         self._entry_points_loaded = True
         for ep in metadata.entry_points(group=self.entry_point_group):
@@ -100,12 +100,15 @@ class Registry(Generic[T]):
         target = self._items[key]
         if isinstance(target, str):
             module, _, attr = target.partition(":")
-            obj = importlib.import_module(module)
+            obj: object = importlib.import_module(module)
             for part in attr.split("."):
                 obj = getattr(obj, part)
-            self._items[key] = obj
-            target = obj
-        return target  # type: ignore[return-value]
+            # A lazy "module:attr" names a T by the promise of whoever registered it; nothing
+            # checks it here (the caller validates what it gets, as for any registered target).
+            loaded = cast(T, obj)
+            self._items[key] = loaded
+            return loaded
+        return target
 
     def names(self) -> list[str]:
         """All registered names, sorted."""

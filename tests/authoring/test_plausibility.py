@@ -8,9 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from blimpgen.cli import main
-from blimpgen.errors import BlimpgenError
-from blimpgen.generators.generate import load_paradigms
 from blimpgen.authoring.plausibility import (
     Evidence,
     Link,
@@ -22,6 +19,9 @@ from blimpgen.authoring.plausibility import (
     render_text,
     slot_links,
 )
+from blimpgen.cli import main
+from blimpgen.errors import BlimpgenError
+from blimpgen.generators.generate import load_paradigms
 from blimpgen.vocab import load_lexicon
 
 
@@ -78,7 +78,7 @@ def test_plausibility_audit_counts_every_event(lexicon) -> None:
     result = audit_plausibility(paradigm, 40, 3)
     assert result.pairs == 40 and not result.error
     assert sum(result.combinations.values()) == 40  # one verb with subject and object per pair
-    for (predicate, arg1, arg2, arg3), _ in result.combinations.items():
+    for (_predicate, arg1, arg2, arg3), _ in result.combinations.items():
         assert arg1 != "-" and arg2 != "-" and arg3 == "-"
     assert result.predicates.total() == 40
     again = audit_plausibility(paradigm, 40, 3)

@@ -29,8 +29,8 @@ def test_cli_evaluate_ngram_train_then_eval_then_report(blimp_data: Path, tmp_pa
     assert code == 0, err
     assert arpa.exists() and "order 3" in out
     results = tmp_path / "res"
-    code, out, err = run_cli(["eval", "--scorer", "ngram", "--scorer-option", f"ngram_model={arpa}", "--data", str(blimp_data),
-                              "--out", str(results)], capsys)
+    code, out, err = run_cli(["eval", "--scorer", "ngram", "--scorer-option", f"ngram_model={arpa}",
+                              "--data", str(blimp_data), "--out", str(results)], capsys)
     assert code == 0, err
     assert "overall (mean of paradigms)" in out
     assert json.loads((results / "results.json").read_text())["options"]["scorer"] == "ngram.v1"
@@ -42,7 +42,8 @@ def test_cli_evaluate_ngram_train_then_eval_then_report(blimp_data: Path, tmp_pa
     (["--scorer", "ngram", "--dtype", "float32"], "takes no option 'dtype'"),
     (["--scorer", "hf-causl"], "unknown scorer 'hf-causl'"),
     (["--model", "./no/such/model"], "unknown model './no/such/model': no such folder"),
-    (["--scorer", "unigram", "--method", "two-prefix", "--scorer-option", "corpus={corpus}"], "none of the 2 paradigms"),
+    (["--scorer", "unigram", "--method", "two-prefix", "--scorer-option", "corpus={corpus}"],
+     "none of the 2 paradigms"),
     (["--scorer", "unigram", "--reduction", "slor"], "needs a unigram model"),
 ])
 def test_cli_evaluate_errors_are_one_line_and_write_nothing(args, message, blimp_data: Path, tmp_path: Path,
@@ -71,8 +72,8 @@ def test_cli_evaluate_truncated_arpa_is_refused_and_writes_nothing(blimp_data: P
     arpa, truncated, out = tmp_path / "lm.arpa", tmp_path / "t.arpa", tmp_path / "out"
     assert run_cli(["ngram", "train", str(corpus), "-o", str(arpa), "--order", "3"], capsys)[0] == 0
     truncated.write_bytes(arpa.read_bytes()[:300])
-    code, _, err = run_cli(["eval", "--scorer", "ngram", "--scorer-option", f"ngram_model={truncated}", "--data", str(blimp_data),
-                            "--out", str(out)], capsys)
+    code, _, err = run_cli(["eval", "--scorer", "ngram", "--scorer-option", f"ngram_model={truncated}",
+                            "--data", str(blimp_data), "--out", str(out)], capsys)
     assert code == 1 and len(err.strip().splitlines()) == 1
     assert f"{truncated}:" in err and "\\1-grams: section" in err and "truncated" in err
     assert not out.exists()

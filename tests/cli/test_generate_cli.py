@@ -23,7 +23,7 @@ def run(*args: str) -> subprocess.CompletedProcess:
 def test_cli_list_shows_uid_phenomenon_field() -> None:
     result = CliRunner().invoke(cli, ["list"])
     assert result.exit_code == 0
-    line = next(l for l in result.output.splitlines() if l.startswith(UID))
+    line = next(line for line in result.output.splitlines() if line.startswith(UID))
     assert "determiner_noun_agreement" in line and "morphology" in line
 
 
@@ -62,8 +62,8 @@ def test_cli_show_previews_good_and_starred_bad() -> None:
 
 
 @pytest.mark.parametrize("args,message", [
-    (["gen", "-p", "determiner_noun_agreemnt_1", "-n", "2"], "unknown paradigm or probe suite 'determiner_noun_agreemnt_1'; "
-                                                             "did you mean 'determiner_noun_agreement_1'"),
+    (["gen", "-p", "determiner_noun_agreemnt_1", "-n", "2"],
+     "unknown paradigm or probe suite 'determiner_noun_agreemnt_1'; did you mean 'determiner_noun_agreement_1'"),
     (["gen", "-n", "2"], "give --paradigm UID (one or more), --all or --all-probes"),
     (["gen", "-p", UID, "-n", "-3"], "Invalid value for '-n'"),
 ])

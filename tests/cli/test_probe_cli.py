@@ -60,8 +60,9 @@ def test_gen_controls_into_a_folder_one_file_per_control(tmp_path) -> None:
     expected = sorted(["npi_present_1.jsonl"] + [f"olmpics_multihop_age{'' if c == 'none' else '.' + c}.jsonl"
                                                   for c in CONTROLS])
     assert names == expected
-    base = [json.loads(l) for l in (tmp_path / "olmpics_multihop_age.jsonl").read_text().splitlines()]
-    nolang = [json.loads(l) for l in (tmp_path / "olmpics_multihop_age.no_language.jsonl").read_text().splitlines()]
+    base = [json.loads(line) for line in (tmp_path / "olmpics_multihop_age.jsonl").read_text().splitlines()]
+    nolang = [json.loads(line)
+              for line in (tmp_path / "olmpics_multihop_age.no_language.jsonl").read_text().splitlines()]
     assert [r["item_id"] + ".no_language" for r in base] == [r["item_id"] for r in nolang]
 
 
@@ -81,14 +82,14 @@ def test_show_previews_items() -> None:
     result = run("show", "olmpics_age_comparison", "-n", "3")
     assert result.exit_code == 0
     lines = result.output.splitlines()
-    assert len(lines) == 4 and all("[MASK]" in l and "-> " in l for l in lines[1:])
+    assert len(lines) == 4 and all("[MASK]" in line and "-> " in line for line in lines[1:])
 
 
 def test_probe_import_converts_tsv(tmp_path) -> None:
     out = tmp_path / "items.jsonl"
     result = run("probe", "import", str(FIXTURE), "-o", str(out), "--suite", "handmade")
     assert result.exit_code == 0, result.output
-    rows = [json.loads(l) for l in out.read_text().splitlines()]
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert [r["UID"] for r in rows] == ["handmade"] * 4
 
 

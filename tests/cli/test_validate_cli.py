@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from blimpgen.cli import main
-
 from tests.validate.conftest import DATA, data_dir, make_batch  # noqa: F401  (fixtures)
 
 

@@ -12,8 +12,7 @@ import pytest
 from blimpgen.grammar import ProbeSpec, load_shipped_specs
 from blimpgen.records.jsonl import read_items
 
-from .tiny import make_bert, make_gpt2
-from .tiny import run_cli
+from .tiny import make_bert, make_gpt2, run_cli
 
 SUITES = sorted(load_shipped_specs(ProbeSpec))
 
@@ -41,7 +40,8 @@ def word_tokenizer(texts):
     tok.pre_tokenizer = pre_tokenizers.Whitespace()
     tok.train_from_iterator(texts, trainers.WordLevelTrainer(special_tokens=special))
     tok.post_processor = processors.TemplateProcessing(
-        single="[CLS] $A [SEP]", special_tokens=[("[CLS]", tok.token_to_id("[CLS]")), ("[SEP]", tok.token_to_id("[SEP]"))])
+        single="[CLS] $A [SEP]",
+        special_tokens=[("[CLS]", tok.token_to_id("[CLS]")), ("[SEP]", tok.token_to_id("[SEP]"))])
     return PreTrainedTokenizerFast(tokenizer_object=tok, bos_token="<|endoftext|>", eos_token="<|endoftext|>",
                                    unk_token="[UNK]", pad_token="[PAD]", cls_token="[CLS]", sep_token="[SEP]",
                                    mask_token="[MASK]")
@@ -84,7 +84,7 @@ def test_masked_and_causal_models_score_every_generated_item_and_report_together
     assert code == 0, err
     total = sum(1 for p in generated.glob("*.jsonl") for _ in read_items(p))
     for folder in (out_bert, out_gpt2):
-        records = [json.loads(l) for l in (folder / "items.jsonl").read_text().splitlines()]
+        records = [json.loads(line) for line in (folder / "items.jsonl").read_text().splitlines()]
         assert len(records) == total
         results = json.loads((folder / "results.json").read_text())
         suites = {r["UID"] + ("" if r["control"] == "none" else f"[{r['control']}]") for r in records}
@@ -92,9 +92,10 @@ def test_masked_and_causal_models_score_every_generated_item_and_report_together
         text = json.dumps(results)
         for uid in SUITES:
             assert uid in text
-    neg = [json.loads(l) for l in (out_bert / "items.jsonl").read_text().splitlines()
-           if json.loads(l)["UID"] == "neg_simp" and json.loads(l)["control"] == "none"]
-    assert neg and all(r["sensitive"] in (0.0, 0.5, 1.0) and r["top_k_status"] in ("scored", "no_expected") for r in neg)
+    neg = [json.loads(line) for line in (out_bert / "items.jsonl").read_text().splitlines()
+           if json.loads(line)["UID"] == "neg_simp" and json.loads(line)["control"] == "none"]
+    assert neg and all(r["sensitive"] in (0.0, 0.5, 1.0) and r["top_k_status"] in ("scored", "no_expected")
+                       for r in neg)
     assert {r["group"] for r in neg} == {"affirmative", "negated"}
     code, out, err = run_cli(["report", str(out_bert), str(out_gpt2), "--plots", str(tmp_path / "plots")], capsys)
     assert code == 0, err

@@ -67,9 +67,9 @@ def _reference_logprobs(model_path: Path, sentences: list[str]) -> list[float]:
 
 def _blimpgen_eval(model_path: Path) -> dict[str, list[dict]]:
     """``blimpgen eval`` records per paradigm, in file order."""
-    from blimpgen.evaluate.scoring.registrations import make_scorer
     from blimpgen.evaluate.rows import to_json
     from blimpgen.evaluate.runner import evaluate
+    from blimpgen.evaluate.scoring.registrations import make_scorer
     from blimpgen.evaluate.tasks.pairs import PairOptions
     from tests.export.conftest import FIXTURES
 

@@ -50,7 +50,8 @@ def test_push_creates_a_dataset_repo_and_uploads_the_export(api, exported: Path)
     assert api.calls[0][1] == {"token": "hf_test"}
     assert api.calls[1][1] == {"repo_id": "user/my_blimp", "repo_type": "dataset", "private": True, "exist_ok": True}
     upload = api.calls[2][1]
-    assert (upload["repo_id"], upload["repo_type"], upload["folder_path"]) == ("user/my_blimp", "dataset", str(exported))
+    assert (upload["repo_id"], upload["repo_type"]) == ("user/my_blimp", "dataset")
+    assert upload["folder_path"] == str(exported)
     assert upload["delete_patterns"] == ["data/**"]
     assert upload["files"] == ["README.md", *(f"data/{uid}/train-00000-of-00001.parquet" for uid in UIDS)]
     assert result.commit_url.endswith("/commit/1")

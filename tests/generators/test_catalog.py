@@ -12,8 +12,7 @@ from blimpgen.generators.catalog import Catalog
 from blimpgen.generators.generate import generate_records, load_paradigms
 from blimpgen.generators.paradigm import Paradigm
 from blimpgen.generators.probe import Probe
-from blimpgen.grammar import ParadigmSpec, ProbeSpec, load_shipped_specs
-from blimpgen.grammar import loader
+from blimpgen.grammar import ParadigmSpec, ProbeSpec, load_shipped_specs, loader
 
 SHIPPED = Path(__file__).resolve().parents[2] / "src" / "blimpgen" / "grammar"
 
@@ -75,7 +74,8 @@ def test_catalog_parses_each_file_once(tmp_path: Path, monkeypatch: pytest.Monke
     monkeypatch.setenv("BLIMPGEN_PARADIGM_PATH", str(tmp_path))  # the same folder as the flag: read once
     parsed: list[str] = []
     real = loader.parse_spec
-    monkeypatch.setattr(loader, "parse_spec", lambda text, file, folders=None: parsed.append(file) or real(text, file, folders))
+    monkeypatch.setattr(loader, "parse_spec",
+                        lambda text, file, folders=None: parsed.append(file) or real(text, file, folders))
     catalog = Catalog.from_environment([tmp_path])
     sources = catalog.build(["mine", "my_probe"])
     catalog.names(), catalog.get("mine"), catalog.check([str(tmp_path / "mine.yaml")])

@@ -42,7 +42,8 @@ PAIRS = 8
 PAST_SPHERE = {PAST, PAST_PERFECT}
 NON_PAST = {PRESENT, MODAL}
 NPI_PARADIGMS = {uid for uid, loaded in load_shipped_specs().items() if loaded.spec.linguistics_term == "npi_licensing"}
-QUANTIFIER_PARADIGMS = {uid for uid, loaded in load_shipped_specs().items() if loaded.spec.linguistics_term == "quantifiers"}
+QUANTIFIER_PARADIGMS = {uid for uid, loaded in load_shipped_specs().items()
+                        if loaded.spec.linguistics_term == "quantifiers"}
 # Words that license ever or are quantifiers a subject could carry.
 LICENSING_OR_QUANTIFYING = {"every", "each", "all", "most", "many", "several", "few", "no", "never", "nobody",
                             "nothing", "none"}
@@ -118,7 +119,8 @@ def test_policy_tenses_modals_and_present(paradigms, uid: str, seed: int) -> Non
 @given(seed=st.integers(0, 2**31))
 def test_policy_negation(paradigms, uid: str, seed: int) -> None:
     """Negation never under a universal subject; objects of a negated verb never take "some"; a
-    simple present drops its object only if its verb is stative or a scene activity; NPI paradigms have no negation but their licensor, and no quantifier words at all."""
+    simple present drops its object only if its verb is stative or a scene activity; NPI
+    paradigms have no negation but their licensor, and no quantifier words at all."""
     paradigm = paradigms[uid]
     for pair, bindings in pairs_of(paradigm, seed):
         for kind, group, seen in groups(paradigm, bindings):

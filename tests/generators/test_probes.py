@@ -156,7 +156,7 @@ def test_item_json_round_trips(uid, probes, tmp_path) -> None:
 def test_options_move_the_value_range(lexicon) -> None:
     loaded = load_shipped_specs(ProbeSpec)["olmpics_age_comparison"]
     probe = build_probe(loaded, lexicon, {"min_age": "90", "max_age": "99"})
-    for item, b in generate_items_with_bindings(probe, 50, 1):
+    for _item, b in generate_items_with_bindings(probe, 50, 1):
         assert 90 <= b["age1"] <= 99 and 90 <= b["age2"] <= 99 and b["age1"] != b["age2"]
 
 
@@ -169,7 +169,8 @@ def test_unknown_option_and_bad_value_are_one_line_errors(lexicon) -> None:
 
 
 def test_a_range_too_small_for_n_items_says_how_many_it_made(lexicon) -> None:
-    probe = build_probe(load_shipped_specs(ProbeSpec)["olmpics_age_comparison"], lexicon, {"min_age": "20", "max_age": "22"})
+    probe = build_probe(load_shipped_specs(ProbeSpec)["olmpics_age_comparison"], lexicon,
+                        {"min_age": "20", "max_age": "22"})
     with pytest.raises(GenerationError, match=r"made 6 of 50 unique items"):
         list(generate_items(probe, 50, 0))
 

@@ -53,7 +53,8 @@ def mutate(value: object, data: st.DataObject, depth: int = 0) -> object:
         elif action == "replace":
             value[key] = data.draw(GARBAGE)
         elif action == "add":
-            value[data.draw(st.sampled_from(["kind", "slots", "extra", "good", "where", "branches"]))] = data.draw(GARBAGE)
+            garbage = data.draw(GARBAGE)  # drawn first, as the assignment's value always was
+            value[data.draw(st.sampled_from(["kind", "slots", "extra", "good", "where", "branches"]))] = garbage
         elif action == "listify":
             value[key] = [value[key]]
         else:

@@ -8,8 +8,17 @@ from pathlib import Path
 import pytest
 
 from blimpgen.errors import DataError
-from blimpgen.records import (MinimalPair, ProbeItem, Provenance, dumps_record, read_items, read_pairs, read_records,
-                              record_type, write_records_file)
+from blimpgen.records import (
+    MinimalPair,
+    ProbeItem,
+    Provenance,
+    dumps_record,
+    read_items,
+    read_pairs,
+    read_records,
+    record_type,
+    write_records_file,
+)
 from blimpgen.records.types import spec_tag
 
 PAIR = MinimalPair("A cat sleeps.", "A cat sleep.", "agr", pair_id="agr-00000", seed=3, lexicon_hash="abc",

@@ -46,7 +46,8 @@ SPELLING_EXCEPTIONS = frozenset({
     "milkmen", "ferrymen", "saleswomen", "congresswomen", "sportswomen", "horsewomen", "marksmen", "weathermen",
     "godchildren", "councilmen", "councilwomen", "noblewomen", "madwomen", "postwomen",
     # verbs and listed verb forms of the obligatory_object / never_transitive additions
-    "waddle", "oink", "meow", "outwitted", "outwitting", "outbidding", "mislaid", "rebutting", "frolicked", "unclogging", "mislabeled", "entrapped", "entrapping", "blacklist", "debone", "interring",
+    "waddle", "oink", "meow", "outwitted", "outwitting", "outbidding", "mislaid", "rebutting", "frolicked",
+    "unclogging", "mislabeled", "entrapped", "entrapping", "blacklist", "debone", "interring",
     "regrew", "regrown", "underwrote", "underwritten", "befallen", "forswore", "outswam", "outswum", "outswimming",
     # listed -os plurals (inflect gives egoes, tuxedoes, banjoes); the corpora use neither spelling
     "egos", "tuxedos", "banjos",
@@ -452,8 +453,8 @@ def test_lexicon_data_reflexive_verbs_take_people_on_both_sides(lexicon):
     bad = []
     for x in ours(lexicon):
         if x.category == "V" and x.features.get("reflexive"):
-            fits = [w for w in people
-                    if query.evaluate(x.features["arg1"], w, categories) and query.evaluate(x.features["arg2"], w, categories)]
+            fits = [w for w in people if query.evaluate(x.features["arg1"], w, categories)
+                    and query.evaluate(x.features["arg2"], w, categories)]
             if len(fits) < 50:
                 bad.append(f"{x.lemma}: only {len(fits)} people fit both arg1 and arg2")
     assert not bad, "\n".join(bad)

@@ -95,12 +95,11 @@ def extract(corpora: Path, archive: str, into: Path) -> Path:
 
 def wordnet(wordnet_dir: Path = Path("/usr/share/wordnet")):
     """nltk's WordNetCorpusReader on Debian's wordnet-base files (adds the missing lexnames)."""
+    import shutil
     import warnings
 
     import nltk
     from nltk.corpus.reader.wordnet import WordNetCorpusReader
-
-    import shutil
 
     # nltk refuses files that resolve outside the reader's root, so copy rather than link.
     root = Path(tempfile.mkdtemp(prefix="wordnet-"))

@@ -26,7 +26,8 @@ from pathlib import Path
 
 from corpora import read_tsv, verbnet
 
-OBJECT_TAGS = re.compile(r"^(at|dt|dti|dts|dtx|ap|abn|abx|pp\$|pp\$\$|ppo|ppl|ppls|nn|nns|np|nps|nr|cd|od|jj|jjs|jjt|jjr)$")
+OBJECT_TAGS = re.compile(r"^(at|dt|dti|dts|dtx|ap|abn|abx|pp\$|pp\$\$|ppo|ppl|ppls|nn|nns|np|nps|nr|cd|od"
+                         r"|jj|jjs|jjt|jjr)$")
 BARE_TAGS = re.compile(r"^(\.|,|:|cc|cs|in|to|wdt|wps|wrb|--|'')$")
 BE = re.compile(r"^(be|bed|bedz|bem|ber|bez|beg|ben)$")
 

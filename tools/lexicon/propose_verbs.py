@@ -154,7 +154,8 @@ def main() -> None:
             if summary["inchoative"] and "inchoative" not in feats:
                 missing.append("inchoative?")
             if missing or todo:
-                print(f"{lemma}\tverbnet frames not in row: {', '.join(missing) or '-'}\tforms: {'; '.join(todo) or '-'}")
+                print(f"{lemma}\tverbnet frames not in row: {', '.join(missing) or '-'}"
+                      f"\tforms: {'; '.join(todo) or '-'}")
             continue
         print(f"== {lemma}  brown={brown[lemma]}  classes={', '.join(summary['classes']) or 'none'}")
         print(f"   frames: {', '.join(sorted(summary['frames'])) or '-'}"

@@ -76,7 +76,8 @@ def main() -> None:
         picks = [pick(lexeme.features.get("arg1")) for _ in range(args.per_row + 1)]
         print(f"A {lexeme.lemma:12} | " + " | ".join(f"the {lexeme.lemma} {w.text}" for w in picks if w))
     relational = [x for x in lexicon.lexemes if x.category == "N" and x.features.get("relational")]
-    for lexeme in (relational if not args.lemma else [x for x in relational if x.lemma in args.lemma])[: args.relational]:
+    chosen = relational if not args.lemma else [x for x in relational if x.lemma in args.lemma]
+    for lexeme in chosen[: args.relational]:
         picks = [pick(lexeme.features.get("arg1")) for _ in range(args.per_row + 1)]
         print(f"N {lexeme.lemma:12} | " + " | ".join(f"the {lexeme.lemma} of {noun_phrase(w)}" for w in picks if w))
 

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from blimpgen.errors import GenerationError
-from blimpgen.generators.catalog import Catalog
+from blimpgen.generators.catalog import Catalog, sources_as
 from blimpgen.generators.generate import generate
 from blimpgen.generators.paradigm import Paradigm
 from blimpgen.grammar.spec import ParadigmSpec
@@ -84,7 +84,8 @@ def _choice(good_score: float, bad_score: float) -> float:
 
 def exclusive_items(pairs: list[MinimalPair]) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
     """Words/bigrams found only in good (only in bad) sentences, with how many pairs have them."""
-    in_good, in_bad = Counter(), Counter()
+    in_good: Counter[str] = Counter()
+    in_bad: Counter[str] = Counter()
     for pair in pairs:
         in_good.update(set(features(pair.sentence_good)))
         in_bad.update(set(features(pair.sentence_bad)))
@@ -118,7 +119,8 @@ def bow_accuracy(pairs: list[MinimalPair]) -> float:
     """Held-out forced-choice accuracy of multinomial naive Bayes (good vs bad sentences)."""
     cut = max(1, int(len(pairs) * TRAIN_SHARE))
     train, test = pairs[:cut], pairs[cut:] or pairs[:1]
-    good, bad = Counter(), Counter()
+    good: Counter[str] = Counter()
+    bad: Counter[str] = Counter()
     for pair in train:
         good.update(features(pair.sentence_good))
         bad.update(features(pair.sentence_bad))
@@ -143,7 +145,8 @@ def audit_pairs(uid: str, pairs: list[MinimalPair], threshold: float = DEFAULT_T
     result.bow_accuracy = bow_accuracy(pairs)
     for side, items in (("good", result.only_good), ("bad", result.only_bad)):
         if items and items[0][1] / len(pairs) >= threshold:
-            result.flags.append(f"{items[0][0]!r} occurs only in {side} sentences, in {items[0][1]} of {len(pairs)} pairs")
+            result.flags.append(f"{items[0][0]!r} occurs only in {side} sentences, "
+                                f"in {items[0][1]} of {len(pairs)} pairs")
     for name, value in (("length", result.length_accuracy), ("unigram frequency", result.unigram_accuracy),
                         ("bag of words", result.bow_accuracy)):
         if value >= threshold:
@@ -176,7 +179,7 @@ def audit_catalog(catalog: Catalog, uids: Sequence[str] | None = None, n: int = 
     """
     paradigms = catalog.build(uids, ParadigmSpec, purpose="; audit measures shallow cues in minimal pairs, "
                                                          "not in probe items")
-    return [audit_paradigm(paradigm, n, seed, threshold) for paradigm in paradigms]  # type: ignore[arg-type]
+    return [audit_paradigm(paradigm, n, seed, threshold) for paradigm in sources_as(paradigms, Paradigm)]
 
 
 def _top(items: list[tuple[str, int]]) -> str:

@@ -146,7 +146,7 @@ def sample_problems(source: Source, n: int, attempts: int, seed: int = 0) -> lis
             problems.append(loaded.error(source.template_path(bindings), f"template error: {exc}"))
             return problems
         except GenerationError as exc:  # a suite's templates disagree; located at the template
-            problems.append(SpecError.relocated(exc))  # type: ignore[arg-type]
+            problems.append(SpecError.relocated(exc))
             return problems
         made[source.keys(fields)[0]] += 1
         for key, path, message in source.findings(bindings, fields):

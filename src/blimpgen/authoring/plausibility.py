@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from blimpgen.errors import DataError, GenerationError
-from blimpgen.generators.catalog import Catalog
+from blimpgen.generators.catalog import Catalog, sources_as
 from blimpgen.generators.generate import generate_with_bindings
 from blimpgen.generators.kinds.base import Phrase
 from blimpgen.generators.kinds.clauses import ArgsKind, Clause
@@ -122,12 +122,12 @@ def slot_links(paradigm: Paradigm) -> list[list[Link]]:
         printed = good_slots(body)
         links: list[Link] = []
         for name, kind in body.slots:
-            params = kind.params
-            if isinstance(kind, VerbGroupKind) and params.subject and params.select_subject:
-                links.append(Link(name, "arg1", params.subject))
+            if isinstance(kind, VerbGroupKind) and kind.params.subject and kind.params.select_subject:
+                links.append(Link(name, "arg1", kind.params.subject))
             if isinstance(kind, ArgsKind):
-                links += [Link(params.verb, "arg2", f"{name}.object"), Link(params.verb, "arg3", f"{name}.recipient")]
-            for value in params.model_dump().values():
+                verb = kind.params.verb
+                links += [Link(verb, "arg2", f"{name}.object"), Link(verb, "arg3", f"{name}.recipient")]
+            for value in kind.params.model_dump().values():
                 if not isinstance(value, str):
                     continue
                 links += [Link(name, role, arg) for neg, role, arg in TAKES_RE.findall(value) if not neg]
@@ -162,7 +162,7 @@ class Event:
     predicate: Word
     arguments: tuple[tuple[str, Word], ...]
 
-    def key(self) -> tuple[str, str, str, str]:
+    def key(self) -> tuple[str, ...]:
         """(predicate, arg1 label, arg2 label, arg3 label); ``-`` for a role not filled."""
         found = dict(self.arguments)
         return (f"{self.predicate.lemma}", *(label(found.get(role)) if role in found else "-" for role in ROLES))
@@ -186,13 +186,13 @@ def _nested(value: Any) -> Iterator[Event]:
 def events(links: list[Link], bindings: dict, printed: set[str] | None = None) -> list[Event]:
     """The events of one set of bindings, given its body's links (and the slots the good
     sentence prints, whose clauses are searched for nested events)."""
-    by_predicate: dict[str, dict[str, Word]] = {}
+    by_predicate: dict[str, tuple[Word, dict[str, Word]]] = {}  # slot path -> (its word, role -> argument)
     for link in links:
         argument = _head(_value(bindings, link.argument))
-        if argument is not None and _head(_value(bindings, link.predicate)) is not None:
-            by_predicate.setdefault(link.predicate, {}).setdefault(link.role, argument)
-    out = [Event(_head(_value(bindings, p)), tuple(sorted(arguments.items())))
-           for p, arguments in by_predicate.items()]
+        predicate = _head(_value(bindings, link.predicate))
+        if argument is not None and predicate is not None:
+            by_predicate.setdefault(link.predicate, (predicate, {}))[1].setdefault(link.role, argument)
+    out = [Event(predicate, tuple(sorted(arguments.items()))) for predicate, arguments in by_predicate.values()]
     for name, value in bindings.items():
         if printed is None or name in printed:
             out += list(_nested(value))
@@ -300,7 +300,7 @@ def plausibility_catalog(catalog: Catalog, uids: Sequence[str] | None = None, n:
     """
     paradigms = catalog.build(uids, ParadigmSpec, purpose="; the plausibility audit reads minimal pairs, "
                                                          "not probe items")
-    return [audit_plausibility(paradigm, n, seed) for paradigm in paradigms]  # type: ignore[arg-type]
+    return [audit_plausibility(paradigm, n, seed) for paradigm in sources_as(paradigms, Paradigm)]
 
 
 def _share(count: int, total: int) -> str:

@@ -29,7 +29,8 @@ def _cell(text: Any) -> str:
 
 
 # parameters whose strings are constraint formulas, and those that name slots
-FORMULA_KEYS = frozenset({"where", "subject_where", "verb_where", "head", "verb", "object", "subject", "det", "quantifiers", "by", "formulas"})
+FORMULA_KEYS = frozenset({"where", "subject_where", "verb_where", "head", "verb", "object", "subject", "det",
+                          "quantifiers", "by", "formulas"})
 SLOT_KEYS = frozenset({"negated_by", "agree_with", "of", "anchor", "embedded_under", "same_time_as"})
 SPECIAL = {"include": "fragment names (`[subjects]` reads `_subjects.yaml`)",
            "contrast": "slot names and words (what may differ between good and bad)"}

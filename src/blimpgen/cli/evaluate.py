@@ -6,6 +6,8 @@ when a neural scorer is built.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import click
 
 from blimpgen.evaluate.metrics import TIE_POLICIES
@@ -64,7 +66,8 @@ def eval_command(scorer, scorer_option, list_options, model, device, dtype, devi
     """Score minimal pairs (or cloze probe items) with a language model and report accuracy like BLiMP."""
     from blimpgen.evaluate.distributed import is_main_process
     from blimpgen.evaluate.runner import format_table, run_eval
-    from blimpgen.evaluate.scoring.registrations import command_line_options, list_options as describe, scorers
+    from blimpgen.evaluate.scoring.registrations import command_line_options, scorers
+    from blimpgen.evaluate.scoring.registrations import list_options as describe
 
     if list_options:
         click.echo(describe(scorer))
@@ -105,10 +108,10 @@ def _deprecated(flag: str, instead: str) -> None:
         click.echo(f"note: {flag} is deprecated; use {instead}", err=True)
 
 
-def _parameters(factory: object) -> list[str]:
+def _parameters(factory: Callable[..., object]) -> list[str]:
     import inspect
 
-    return list(inspect.signature(factory).parameters)  # type: ignore[arg-type]
+    return list(inspect.signature(factory).parameters)
 
 
 @click.command("report")

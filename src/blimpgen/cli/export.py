@@ -35,8 +35,6 @@ def export_group() -> None:
 def hf_command(data: str, out: str | None, repo_id: str | None, save_to_disk: bool, pretty_name: str,
                license_id: str, private: bool, token: str | None, overwrite: bool) -> None:
     """Export pairs as a Hugging Face dataset: parquet per paradigm plus a dataset card."""
-    if out is None and repo_id is None:
-        raise click.UsageError("give -o/--output, --push-to-hub USER/NAME, or both")
     if repo_id and save_to_disk:
         raise click.UsageError("--push-to-hub needs the hub layout; drop --save-to-disk")
     if repo_id:
@@ -46,6 +44,8 @@ def hf_command(data: str, out: str | None, repo_id: str | None, save_to_disk: bo
                                  pretty_name=pretty_name, license_id=license_id)
         click.echo(f"pushed {pushed.repo_id}: {pushed.commit_url}", err=True)
         return
+    if out is None:
+        raise click.UsageError("give -o/--output, --push-to-hub USER/NAME, or both")
     from blimpgen.export.hf import export_dataset
 
     result = export_dataset(data, out, layout="disk" if save_to_disk else "hub", overwrite=overwrite,

@@ -130,10 +130,12 @@ def catalogue_command(output: str | None, paradigm_paths: tuple[str, ...]) -> No
     """Write the paradigm catalogue (Markdown) from the specs."""
     from blimpgen._io import atomic_writer
     from blimpgen.authoring.catalogue import render_catalogue
-    from blimpgen.generators.catalog import Catalog
+    from blimpgen.generators.catalog import Catalog, sources_as
+    from blimpgen.generators.paradigm import Paradigm
     from blimpgen.grammar import ParadigmSpec
 
-    text = render_catalogue(Catalog.from_environment(paradigm_paths).build(spec_type=ParadigmSpec))
+    sources = Catalog.from_environment(paradigm_paths).build(spec_type=ParadigmSpec)
+    text = render_catalogue(sources_as(sources, Paradigm))
     if output is None:
         click.echo(text, nl=False)
         return

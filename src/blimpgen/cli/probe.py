@@ -46,7 +46,8 @@ def probe_group() -> None:
               help="Training-set sizes N; sizes above the training set are skipped.")
 @click.option("--seeds", callback=_int_list, default="0,1,2", show_default=True, help="One run per seed at each N.")
 @click.option("--epochs", type=click.IntRange(min=1), default=4, show_default=True)
-@click.option("--steps", type=click.IntRange(min=1), help="A fixed number of optimizer steps per run (overrides --epochs).")
+@click.option("--steps", type=click.IntRange(min=1),
+              help="A fixed number of optimizer steps per run (overrides --epochs).")
 @click.option("--lr", type=click.FloatRange(0, min_open=True), default=5e-5, show_default=True,
               help="Peak AdamW learning rate (linear warm-up 6%, then linear decay).")
 @click.option("--batch-size", type=click.IntRange(min=1), default=16, show_default=True)

@@ -86,7 +86,7 @@ def batch_command(data: Path, out: Path, pairs_per_paradigm: int, judgments: int
                            max_assignments=max_assignments, seed=seed)
     properties = HitProperties(reward=reward, hourly_wage=hourly_wage, locales=locales,
                                min_approval_rate=min_approval_rate, min_approved_hits=min_approved_hits,
-                               **({"title": title} if title else {}))
+                               title=title or HitProperties.title)
     written = write_batch(data, out, options, properties, questions=questions or post, force=force)
     design, cost = written.design, written.cost
     click.echo(f"wrote {out}: {len(design.hits)} HITs ({design.n_lists} lists x {options.replicas} replicas) of "

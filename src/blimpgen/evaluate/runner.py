@@ -34,7 +34,7 @@ from blimpgen.evaluate.scoring.registrations import make_scorer, scorer_id, scor
 from blimpgen.evaluate.tasks import make_task
 from blimpgen.evaluate.tasks.base import EvalTask, Located, Selection, Summary, TaskOptions
 from blimpgen.records.jsonl import read_json_lines
-from blimpgen.records.types import RECORD_TYPES, mismatch, record_type, result_header
+from blimpgen.records.types import RECORD_TYPES, Record, mismatch, record_type, result_header
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ def read_data(data: str | Path | Sequence[str | Path]) -> Data:
     """
     paths = [data] if isinstance(data, (str, Path)) else list(data)
     files = [file for path in paths for file in data_files(path)]
-    first_file: dict[type, Path] = {}
+    first_file: dict[type[Record], Path] = {}
     records: list[Located] = []
     for file in files:
         expected = None
@@ -204,12 +204,16 @@ def run_eval(scorer_name: str, scorer_options: Mapping[str, Any], data: Sequence
     if launched_processes() > 1:
         scorer_options = scorers.get(scorer_name).place(dict(scorer_options), local_rank())
     scorer = make_scorer(scorer_name, **scorer_options)
-    progress = None
+    progress: Callable[[int], None] | None = None
     if show_progress and is_main_process() and sys.stderr.isatty():
         from tqdm import tqdm
 
         bar = tqdm(total=len(selection.kept), unit=task.noun, file=sys.stderr, leave=False)
-        progress = bar.update
+
+        def advance(count: int) -> None:
+            bar.update(count)
+
+        progress = advance
     result = run_task(task, scorer, loaded, selection, progress)
     if out is not None and is_main_process():
         write_results(result, out)

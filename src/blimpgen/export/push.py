@@ -92,10 +92,11 @@ def export_and_push(data: Path | str, repo_id: str, out: Path | str | None = Non
         DataError, OptionError, ServiceError, MissingDependencyError: as
             :func:`~blimpgen.export.hf.export_dataset` and :func:`push_folder`.
     """
-    options = {"pretty_name": pretty_name, "license_id": license_id, "dataset_id": repo_id}
     if out is not None:
-        result = export_dataset(data, out, overwrite=overwrite, **options)
+        result = export_dataset(data, out, overwrite=overwrite, pretty_name=pretty_name, license_id=license_id,
+                                dataset_id=repo_id)
         return push_folder(result.path, repo_id, token=token, private=private, revision=revision)
     with tempfile.TemporaryDirectory(prefix="blimpgen-export-") as tmp:
-        result = export_dataset(data, Path(tmp) / "export", **options)
+        result = export_dataset(data, Path(tmp) / "export", pretty_name=pretty_name, license_id=license_id,
+                                dataset_id=repo_id)
         return push_folder(result.path, repo_id, token=token, private=private, revision=revision)

@@ -6,8 +6,15 @@ loop, :func:`generate_records`, drives.
 """
 
 from blimpgen.generators.catalog import Catalog
-from blimpgen.generators.generate import (generate, generate_items, generate_records, load_paradigms, load_probe_suites,
-                                          write_jsonl, write_records)
+from blimpgen.generators.generate import (
+    generate,
+    generate_items,
+    generate_records,
+    load_paradigms,
+    load_probe_suites,
+    write_jsonl,
+    write_records,
+)
 from blimpgen.generators.paradigm import Paradigm, build_paradigm
 from blimpgen.generators.probe import Probe, build_probe
 from blimpgen.records.pair import MinimalPair

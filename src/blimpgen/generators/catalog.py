@@ -26,28 +26,34 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from blimpgen.errors import OptionError, SpecError, SpecErrors, UnknownNameError
 from blimpgen.generators.paradigm import build_paradigm
 from blimpgen.generators.probe import build_probe
 from blimpgen.generators.source import Source
-from blimpgen.grammar.discovery import (entry_point_paradigm_paths, environment_paradigm_paths, shipped_spec_files,
-                                        spec_files)
+from blimpgen.grammar.discovery import (
+    entry_point_paradigm_paths,
+    environment_paradigm_paths,
+    shipped_spec_files,
+    spec_files,
+)
 from blimpgen.grammar.loader import LoadedSpec, load_documents, shipped_documents
 from blimpgen.grammar.probe_spec import ProbeSpec
 from blimpgen.grammar.spec import ParadigmSpec, SpecBase
+from blimpgen.records import Record
 from blimpgen.vocab.lexicon import Lexicon
 from blimpgen.vocab.overlays import load_lexicon_with_overlays, overlay_paths
 
 # The source class each spec type builds into: one entry per item type.
-SOURCE_BUILDERS: dict[type[SpecBase], Callable[[LoadedSpec, Lexicon, dict[str, Any] | None], Source]] = {
+SOURCE_BUILDERS: dict[type[SpecBase], Callable[[LoadedSpec, Lexicon, dict[str, Any] | None], Source[Record]]] = {
     ParadigmSpec: lambda loaded, lexicon, options: build_paradigm(loaded, lexicon),
     ProbeSpec: build_probe,
 }
+SourceT = TypeVar("SourceT")
 
 
-def build_source(loaded: LoadedSpec, lexicon: Lexicon, options: dict[str, Any] | None = None) -> Source:
+def build_source(loaded: LoadedSpec, lexicon: Lexicon, options: dict[str, Any] | None = None) -> Source[Record]:
     """The source a spec builds into (options go to the spec types that take them).
 
     Raises:
@@ -61,7 +67,7 @@ class Checked:
     """One spec as ``check`` sees it: built into a source, or the problems that prevented it."""
 
     loaded: LoadedSpec
-    source: Source | None
+    source: Source[Record] | None
     problems: list[SpecError] = field(default_factory=list)
 
 
@@ -172,7 +178,7 @@ class Catalog:
         return loaded
 
     def build(self, uids: Sequence[str] | None = None, spec_type: type[SpecBase] | None = None,
-              options: dict[str, Any] | None = None, purpose: str = "") -> list[Source]:
+              options: dict[str, Any] | None = None, purpose: str = "") -> list[Source[Record]]:
         """Sources for ``uids`` in the order given (every spec of ``spec_type``, sorted, when None).
 
         Raises:
@@ -208,3 +214,18 @@ class Catalog:
             except SpecErrors as exc:
                 checked.append(Checked(loaded, None, list(exc.errors)))
         return list(self._problems), checked
+
+
+def sources_as(sources: Sequence[Source[Record]], source_type: type[SourceT]) -> list[SourceT]:
+    """``sources`` as the class their spec type builds into (``Paradigm`` for a
+    ``build(uids, ParadigmSpec)``), each checked.
+
+    Raises:
+        OptionError: for a source of another class.
+    """
+    out: list[SourceT] = []
+    for source in sources:
+        if not isinstance(source, source_type):
+            raise OptionError(f"{source.uid} is a {type(source).__name__}, not a {source_type.__name__}")
+        out.append(source)
+    return out

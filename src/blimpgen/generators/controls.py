@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from blimpgen.errors import GenerationError
@@ -89,7 +89,8 @@ def no_language_renaming(uid: str, fixed_candidates: Sequence[str]) -> dict[str,
 def _no_language(item: ProbeItem, rename: dict[str, str]) -> ProbeItem:
     if not item.arguments:
         raise GenerationError(f"{item.UID}: the no_language control needs the suite's 'arguments'")
-    spans, taken = [], []
+    spans: list[tuple[int, str]] = []
+    taken: list[tuple[int, int]] = []
     for argument in item.arguments:
         span = _find(item.context, argument, taken)
         if span is None:
@@ -124,7 +125,7 @@ def _perturbed(item: ProbeItem, keywords: tuple[str, ...], rng: random.Random) -
                          + r")(?![\w\]])", re.IGNORECASE)
 
     def swap(text: str) -> str:
-        def one(match: re.Match) -> str:
+        def one(match: re.Match[str]) -> str:
             word = mapping[match.group(0).lower()]
             return word.capitalize() if match.group(0)[:1].isupper() else word
         return pattern.sub(one, text)
@@ -163,13 +164,14 @@ def _truncated(item: ProbeItem, keywords: tuple[str, ...], rng: random.Random) -
     def truncate(text: str) -> str:
         left, _, right = text.partition(BLANK)
         before = left.split()[-2:]
-        after = re.match(r"[.,;:!?]*", right.lstrip()).group(0)
+        punctuation = re.match(r"[.,;:!?]*", right.lstrip())  # always matches, perhaps empty
+        after = punctuation.group(0) if punctuation else ""
         return " ".join(before + [BLANK]) + after
 
     return _map_contexts(item, truncate)
 
 
-def _map_contexts(item: ProbeItem, change) -> ProbeItem:  # noqa: ANN001 - a str -> str function
+def _map_contexts(item: ProbeItem, change: Callable[[str], str]) -> ProbeItem:
     contexts = {option: change(text) for option, text in item.contexts.items()} if item.contexts else None
     context = contexts[item.answer] if contexts else change(item.context)
     if contexts is not None and len(set(contexts.values())) == 1:

@@ -13,14 +13,14 @@ from __future__ import annotations
 import random
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from blimpgen import __version__
 from blimpgen._io import atomic_writer
 from blimpgen.errors import GenerationError
-from blimpgen.generators.catalog import Catalog
+from blimpgen.generators.catalog import Catalog, sources_as
 from blimpgen.generators.kinds.base import Bindings
 from blimpgen.generators.paradigm import Paradigm
 from blimpgen.generators.probe import Probe
@@ -35,6 +35,7 @@ from blimpgen.vocab.lexicon import Lexicon
 ATTEMPTS_PER_PAIR = 40
 MIN_ATTEMPTS = 2000
 MAX_FAILURES_IN_A_ROW = 5000
+RecordT = TypeVar("RecordT", bound=Record)
 
 
 class Attempts:
@@ -46,7 +47,7 @@ class Attempts:
 
     def __init__(self, n: int) -> None:
         self.budget = max(MIN_ATTEMPTS, ATTEMPTS_PER_PAIR * n)
-        self.failures: Counter = Counter()
+        self.failures: Counter[str] = Counter()
         self.count = self.in_a_row = 0
 
     def another(self) -> bool:
@@ -69,7 +70,7 @@ class Attempts:
         """The three most common failures, ``reason: count; ...``."""
         return "; ".join(f"{reason}: {count}" for reason, count in self.failures.most_common(3))
 
-    def draw(self, source: Source, rng: random.Random) -> tuple[Bindings, dict[str, Any]] | None:
+    def draw(self, source: Source[Record], rng: random.Random) -> tuple[Bindings, dict[str, Any]] | None:
         """Sample and render once; on a dead end count why and return None."""
         bindings = source.sample(rng)
         if isinstance(bindings, DeadEnd):
@@ -82,7 +83,7 @@ class Attempts:
             return None
 
 
-def generate_records(source: Source, n: int, seed: int = 0) -> Iterator[tuple[Record, Bindings]]:
+def generate_records(source: Source[RecordT], n: int, seed: int = 0) -> Iterator[tuple[RecordT, Bindings]]:
     """Yield ``n`` unique records of ``source`` (each with the slot values it was rendered from);
     a source that derives records (a probe's controls) yields them after each one.
 
@@ -98,7 +99,7 @@ def generate_records(source: Source, n: int, seed: int = 0) -> Iterator[tuple[Re
                  lexicon_mode=None if mode == "default" else mode, spec_hash=source.loaded.sha,
                  spec_version=source.loaded.spec.version, blimpgen_version=__version__,
                  kinds=resolved_kinds(source.loaded))
-    seen: set = set()
+    seen: set[Hashable] = set()
     attempts = Attempts(n)
     made = 0
     while made < n:
@@ -126,12 +127,12 @@ def generate_records(source: Source, n: int, seed: int = 0) -> Iterator[tuple[Re
 def generate(paradigm: Paradigm, n: int, seed: int = 0) -> Iterator[MinimalPair]:
     """Yield ``n`` unique pairs of a paradigm (see :func:`generate_records`)."""
     for pair, _ in generate_records(paradigm, n, seed):
-        yield pair  # type: ignore[misc]
+        yield pair
 
 
 def generate_with_bindings(paradigm: Paradigm, n: int, seed: int = 0) -> Iterator[tuple[MinimalPair, Bindings]]:
     """Like :func:`generate`, also yielding the slot values each pair was rendered from."""
-    return generate_records(paradigm, n, seed)  # type: ignore[return-value]
+    return generate_records(paradigm, n, seed)
 
 
 def generate_items(probe: Probe, n: int, seed: int = 0, controls: tuple[str, ...] = ("none",)) -> Iterator[ProbeItem]:
@@ -147,12 +148,12 @@ def generate_items(probe: Probe, n: int, seed: int = 0, controls: tuple[str, ...
 def generate_items_with_bindings(probe: Probe, n: int, seed: int = 0, controls: tuple[str, ...] = ("none",)
                                  ) -> Iterator[tuple[ProbeItem, Bindings]]:
     """Like :func:`generate_items`, also yielding the slot values each item came from."""
-    yield from generate_records(probe.with_controls(controls), n, seed)  # type: ignore[misc]
+    yield from generate_records(probe.with_controls(controls), n, seed)
 
 
-def write_records(source: Source, n: int, seed: int, out: Path | str | None, progress: bool = True) -> int:
+def write_records(source: Source[Record], n: int, seed: int, out: Path | str | None, progress: bool = True) -> int:
     """Generate into a file atomically (or stream to stdout when ``out`` is None); return the count."""
-    records: Iterator[Any] = (record for record, _ in generate_records(source, n, seed))
+    records: Iterable[Record] = (record for record, _ in generate_records(source, n, seed))
     if progress and n >= 2000:
         from tqdm import tqdm
         # Only on a terminal (disable=None), and only once a run has taken a second.
@@ -182,7 +183,7 @@ def write_items(probe: Probe, n: int, seed: int, out: Path | str | None, control
     return write_records(probe.with_controls(controls), n, seed, out, progress=False)
 
 
-def write_outputs(sources: list[Source], n: int, seed: int, output: Path | str | None = None,
+def write_outputs(sources: list[Source[Record]], n: int, seed: int, output: Path | str | None = None,
                   out_dir: Path | str | None = None, controls: tuple[str, ...] = (), progress: bool = True,
                   report: Callable[[str], None] | None = None) -> None:
     """What ``blimpgen gen`` writes: each source to ``out_dir/UID.jsonl`` (probe controls to
@@ -207,7 +208,7 @@ def load_paradigms(uids: list[str] | None = None, paradigm_paths: tuple[Path | s
         SpecErrors: for invalid specs; UnknownNameError for unknown UIDs.
     """
     catalog = Catalog.from_environment(paradigm_paths, lexicon=lexicon)
-    return catalog.build(uids, ParadigmSpec)  # type: ignore[return-value]
+    return sources_as(catalog.build(uids, ParadigmSpec), Paradigm)
 
 
 def load_probe_suites(uids: list[str] | None = None, paths: tuple[Path | str, ...] = (),
@@ -219,4 +220,4 @@ def load_probe_suites(uids: list[str] | None = None, paths: tuple[Path | str, ..
         SpecErrors: for invalid suites; UnknownNameError for unknown names; OptionError for bad options.
     """
     catalog = Catalog.from_environment(paths, lexicon=lexicon)
-    return catalog.build(uids, ProbeSpec, options)  # type: ignore[return-value]
+    return sources_as(catalog.build(uids, ProbeSpec, options), Probe)

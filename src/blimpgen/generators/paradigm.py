@@ -18,14 +18,23 @@ from collections import Counter
 from collections.abc import Hashable
 from typing import Any, ClassVar
 
+from blimpgen._yaml import KeyPath
 from blimpgen.errors import SpecError, SpecErrors
 from blimpgen.generators.kinds.base import Bindings, Phrase, SlotKind
-from blimpgen.generators.source import (DeadEnd, Finding, build_slots, finish_fragment, finish_sentence,
-                                        sample_slots, slot_violations)
+from blimpgen.generators.source import (
+    DeadEnd,
+    Finding,
+    Trace,
+    build_slots,
+    finish_fragment,
+    finish_sentence,
+    sample_slots,
+    slot_violations,
+)
 from blimpgen.grammar.loader import LoadedSpec
-from blimpgen.grammar.spec import Variant
+from blimpgen.grammar.spec import ParadigmSpec, Variant
 from blimpgen.grammar.templates import make_environment
-from blimpgen.records import MinimalPair, Record
+from blimpgen.records import MinimalPair
 from blimpgen.vocab.lexeme import Word
 from blimpgen.vocab.lexicon import Lexicon
 
@@ -78,16 +87,17 @@ class Paradigm:
 
     def __init__(self, loaded: LoadedSpec, lexicon: Lexicon, bodies: list[Body]) -> None:
         self.loaded = loaded
-        self.spec = loaded.spec
-        self.uid = loaded.spec.uid
+        self.spec = loaded.spec_as(ParadigmSpec)
+        self.uid = self.spec.uid
         self.lexicon = lexicon
         self.bodies = bodies
-        self.lexically_identical = loaded.spec.lexically_identical()
+        self.lexically_identical = self.spec.lexically_identical()
         self.design = loaded.design  # factors: the levels of each body's cell
         spec = self.spec
-        self.header = dict(field=spec.field, linguistics_term=spec.linguistics_term, UID=spec.uid,
-                           simple_LM_method=spec.simple_LM_method, one_prefix_method=spec.one_prefix_method,
-                           two_prefix_method=spec.two_prefix_method, lexically_identical=self.lexically_identical)
+        self.header: dict[str, Any] = dict(
+            field=spec.field, linguistics_term=spec.linguistics_term, UID=spec.uid,
+            simple_LM_method=spec.simple_LM_method, one_prefix_method=spec.one_prefix_method,
+            two_prefix_method=spec.two_prefix_method, lexically_identical=self.lexically_identical)
 
     def body(self, bindings: Bindings) -> Body:
         """The body a set of bindings was sampled from."""
@@ -97,7 +107,7 @@ class Paradigm:
         """The slots and words allowed to differ between good and bad for these bindings."""
         return self.body(bindings).variant.contrast
 
-    def sample(self, rng: random.Random, trace: Counter | None = None, branch: int | None = None) -> Bindings | DeadEnd:
+    def sample(self, rng: random.Random, trace: Trace | None = None, branch: int | None = None) -> Bindings | DeadEnd:
         """Pick a branch (when there are several; ``branch`` fixes it: a design's cell), then draw
         every slot in order, or report the first slot that ran dry."""
         if branch is not None:
@@ -127,7 +137,7 @@ class Paradigm:
         return ("good", fields["sentence_good"]), ("bad", fields["sentence_bad"])
 
     def to_records(self, index: int, bindings: Bindings, fields: dict[str, Any],
-                   provenance: dict[str, Any]) -> list[Record]:
+                   provenance: dict[str, Any]) -> list[MinimalPair]:
         """The pair numbered ``index``: BLiMP's fields, its cell's ``levels`` (a paradigm with
         factors), ``pair_id`` and provenance."""
         levels = None if self.design is None else dict(self.design.cells[self.body(bindings).variant.name])
@@ -143,11 +153,11 @@ class Paradigm:
         """One file, named after the UID (controls belong to probe suites)."""
         return [(self.uid, self)]
 
-    def slot_path(self, dead_end: DeadEnd) -> tuple:
+    def slot_path(self, dead_end: DeadEnd) -> KeyPath:
         """The slot's key path: in its branch when it is the branch's own, else at the top."""
         return self.bodies[dead_end.branch].variant.slot_path(dead_end.slot)
 
-    def template_path(self, bindings: Bindings | None) -> tuple:
+    def template_path(self, bindings: Bindings | None) -> KeyPath:
         """The good template of the sampled body (the top-level one without bindings)."""
         return ("good",) if bindings is None else self.body(bindings).variant.path + ("good",)
 
@@ -172,8 +182,8 @@ def build_paradigm(loaded: LoadedSpec, lexicon: Lexicon) -> Paradigm:
     """
     errors: list[SpecError] = []
     bodies = []
-    reported: set[tuple] = set()
-    for variant in loaded.spec.variants():
+    reported: set[tuple[int, str, str]] = set()
+    for variant in loaded.spec_as(ParadigmSpec).variants():
         slots, variant_errors = build_slots(loaded, variant, lexicon)
         for error in variant_errors:  # a shared slot's error would repeat once per branch
             if (error.line, error.key, error.message) not in reported:
@@ -189,7 +199,7 @@ def _tokens(text: str) -> list[str]:
     return [t.lower() for t in TOKEN_RE.findall(text)]
 
 
-def allowed_tokens(paradigm: Paradigm, bindings: dict) -> set[str]:
+def allowed_tokens(paradigm: Paradigm, bindings: Bindings) -> set[str]:
     """Tokens allowed to differ: contrast words, and every form of every word in contrast slots."""
     allowed: set[str] = set()
     for item in paradigm.contrast(bindings):
@@ -200,7 +210,8 @@ def allowed_tokens(paradigm: Paradigm, bindings: dict) -> set[str]:
         allowed.update(_tokens(str(value)))
         for text in getattr(value, "values", {}).values():  # linked choices: every alternative
             allowed.update(_tokens(text))
-        words = [value] if isinstance(value, Word) else [w for _, w in value.words()] if isinstance(value, Phrase) else []
+        words = ([value] if isinstance(value, Word) else [w for _, w in value.words()] if isinstance(value, Phrase)
+                 else [])
         for word in words:
             for form in paradigm.lexicon.forms(word):
                 allowed.update(_tokens(form.text))
@@ -209,7 +220,7 @@ def allowed_tokens(paradigm: Paradigm, bindings: dict) -> set[str]:
     return allowed
 
 
-def contrast_leaks(paradigm: Paradigm, bindings: dict, good: str, bad: str) -> list[str]:
+def contrast_leaks(paradigm: Paradigm, bindings: Bindings, good: str, bad: str) -> list[str]:
     """Tokens in which good and bad differ that the contrast does not allow (sorted)."""
     good_tokens, bad_tokens = Counter(_tokens(good)), Counter(_tokens(bad))
     differing = set((good_tokens - bad_tokens) + (bad_tokens - good_tokens))

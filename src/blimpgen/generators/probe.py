@@ -11,18 +11,27 @@ from __future__ import annotations
 
 import copy
 import random
-from collections import Counter
 from collections.abc import Hashable
 from typing import Any, ClassVar
 
+from blimpgen._yaml import KeyPath
 from blimpgen.errors import GenerationError, OptionError, SpecErrors, did_you_mean
 from blimpgen.generators.controls import derive
 from blimpgen.generators.kinds.base import Bindings
-from blimpgen.generators.source import (DeadEnd, Finding, build_slots, finish_fragment, finish_sentence,
-                                        sample_slots, slot_violations)
+from blimpgen.generators.source import (
+    DeadEnd,
+    Finding,
+    Trace,
+    build_slots,
+    finish_fragment,
+    finish_sentence,
+    sample_slots,
+    slot_violations,
+)
 from blimpgen.grammar.loader import LoadedSpec
+from blimpgen.grammar.probe_spec import ProbeSpec
 from blimpgen.grammar.templates import make_environment, used_variables
-from blimpgen.records import BLANK, ProbeItem, Record
+from blimpgen.records import BLANK, ProbeItem
 from blimpgen.vocab.lexicon import Lexicon
 
 
@@ -41,8 +50,8 @@ class Probe:
 
     def __init__(self, loaded: LoadedSpec, lexicon: Lexicon, options: dict[str, Any] | None = None) -> None:
         self.loaded = loaded
-        self.spec = loaded.spec
-        self.uid = loaded.spec.uid
+        self.spec = loaded.spec_as(ProbeSpec)
+        self.uid = self.spec.uid
         self.lexicon = lexicon
         self.options = resolve_options(loaded, options or {})
         slots, errors = build_slots(loaded, self.spec.variant(self.options), lexicon)
@@ -54,7 +63,8 @@ class Probe:
         self.per_option = "option" in used_variables(self.spec.context)
         self.controls: tuple[str, ...] = ("none",)
         spec = self.spec
-        self.header = dict(UID=spec.uid, item_type=spec.item, field=spec.field, linguistics_term=spec.linguistics_term)
+        self.header: dict[str, Any] = dict(UID=spec.uid, item_type=spec.item, field=spec.field,
+                                           linguistics_term=spec.linguistics_term)
         self.fixed_candidates = self._fixed_candidates()
 
     def _fixed_candidates(self) -> tuple[str, ...]:
@@ -79,7 +89,7 @@ class Probe:
         probe.controls = tuple(controls)
         return probe
 
-    def sample(self, rng: random.Random, trace: Counter | None = None) -> Bindings | DeadEnd:
+    def sample(self, rng: random.Random, trace: Trace | None = None) -> Bindings | DeadEnd:
         """Draw every slot in order, or report the first slot that ran dry."""
         return sample_slots(self.slots, rng, {}, trace)
 
@@ -87,7 +97,7 @@ class Probe:
         """Re-check every slot's constraints on a sampled set of values (no caches)."""
         return slot_violations(self.slots, bindings)
 
-    def _text(self, key: tuple, bindings: Bindings, **extra: Any) -> str:
+    def _text(self, key: KeyPath, bindings: Bindings, **extra: Any) -> str:
         return finish_fragment(self.templates[key].render({**bindings, **extra}))
 
     def render(self, bindings: Bindings) -> dict[str, Any]:
@@ -146,7 +156,7 @@ class Probe:
         return ((fields["context"], tuple(sorted((fields["contexts"] or {}).items())), fields["candidates"]),)
 
     def to_records(self, index: int, bindings: Bindings, fields: dict[str, Any],
-                   provenance: dict[str, Any]) -> list[Record]:
+                   provenance: dict[str, Any]) -> list[ProbeItem]:
         """The item numbered ``index``, followed by its controls (each derived from it)."""
         item = ProbeItem(item_id=f"{self.uid}-{index:05d}", **fields, **self.header, **provenance)
         keywords = tuple(self.spec.keywords)
@@ -172,11 +182,11 @@ class Probe:
             return [(self.uid, self.with_controls(wanted))]
         return [(self.uid if c == "none" else f"{self.uid}.{c}", self.with_controls((c,))) for c in wanted]
 
-    def slot_path(self, dead_end: DeadEnd) -> tuple:
+    def slot_path(self, dead_end: DeadEnd) -> KeyPath:
         """The slot's key path."""
         return ("slots", dead_end.slot)
 
-    def template_path(self, bindings: Bindings | None) -> tuple:
+    def template_path(self, bindings: Bindings | None) -> KeyPath:
         """The context: every item renders it."""
         return ("context",)
 
@@ -184,9 +194,9 @@ class Probe:
         """Nothing beyond what rendering checks (an answer outside the candidates is an error there)."""
         return []
 
-    def _bug(self, key: tuple, message: str) -> GenerationError:
+    def _bug(self, key: KeyPath, message: str) -> GenerationError:
         # a GenerationError that keeps the template's file, line and key
-        return GenerationError.relocated(self.loaded.error(key, message))  # type: ignore[return-value]
+        return GenerationError.relocated(self.loaded.error(key, message))
 
 
 def resolve_options(loaded: LoadedSpec, given: dict[str, Any]) -> dict[str, Any]:
@@ -195,18 +205,18 @@ def resolve_options(loaded: LoadedSpec, given: dict[str, Any]) -> dict[str, Any]
     Raises:
         OptionError: for an unknown option or a value of the wrong type.
     """
-    declared = loaded.spec.options
-    out = dict(declared)
+    declared = loaded.spec_as(ProbeSpec).options
+    out: dict[str, Any] = dict(declared)
     for name, value in given.items():
         if name not in declared:
             known = ", ".join(declared) or "none"
-            raise OptionError(f"{loaded.spec.uid}: unknown option {name!r}{did_you_mean(name, declared)} "
+            raise OptionError(f"{loaded.uid}: unknown option {name!r}{did_you_mean(name, declared)} "
                                   f"(this suite's options: {known})")
         if isinstance(declared[name], int):
             try:
                 value = int(value)
             except (TypeError, ValueError):
-                raise OptionError(f"{loaded.spec.uid}: option {name} must be an integer, got {value!r}") from None
+                raise OptionError(f"{loaded.uid}: option {name} must be an integer, got {value!r}") from None
         out[name] = value
     return out
 

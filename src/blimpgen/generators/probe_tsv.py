@@ -67,7 +67,8 @@ def read_probe_tsv(path: Path | str, suite: str | None = None, phenomenon: str |
         problems.append(f"{path}:{header_line}: header: a column is named twice")
     if problems:
         raise DataError("\n".join(problems))
-    items, seen = [], {}
+    items: list[ProbeItem] = []
+    seen: dict[str, int] = {}  # item id -> line
     for number, line in rows[1:]:
         cells = line.split("\t")
         where = f"{path}:{number}"
@@ -116,8 +117,7 @@ def _item(row: dict[str, str], suite: str, phenomenon: str, field: str, number: 
         raise DataError("row: fill good and bad, or candidates and answer")
     contexts = None
     if ARTICLE_RE.search(context):
-        contexts = {option: ARTICLE_RE.sub(lambda m, o=option: _cased(article(o), m.group(1)), context)
-                    for option in candidates}
+        contexts = {option: _with_article(context, option) for option in candidates}
         if len(set(contexts.values())) == 1:
             context, contexts = contexts[answer], None
         else:
@@ -135,6 +135,11 @@ def _item(row: dict[str, str], suite: str, phenomenon: str, field: str, number: 
 
 def _cased(word: str, like: str) -> str:
     return word.capitalize() if like.isupper() else word
+
+
+def _with_article(context: str, option: str) -> str:
+    """``context`` with its ``a(n)`` before the blank made the article ``option`` takes."""
+    return ARTICLE_RE.sub(lambda match: _cased(article(option), match.group(1)), context)
 
 
 def import_probe_tsv(path: Path | str, out: Path | str, suite: str | None = None, phenomenon: str | None = None,

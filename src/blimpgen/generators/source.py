@@ -19,12 +19,13 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from pydantic import ValidationError
 
+from blimpgen._yaml import KeyPath
 from blimpgen.errors import SpecError, UnknownNameError, did_you_mean
 from blimpgen.generators.kinds import slot_kinds
 from blimpgen.generators.kinds.base import Bindings, Phrase, SlotKind
@@ -39,7 +40,11 @@ from blimpgen.vocab.lexicon import Lexicon
 SPACES_RE = re.compile(r"\s+")
 BEFORE_PUNCT_RE = re.compile(r"\s+([.,?!;:])")
 # A problem only sampling shows: (key it is reported once for, key path in the spec, message).
-Finding = tuple[Hashable, tuple, str]
+Finding = tuple[Hashable, KeyPath, str]
+# How often each (branch, slot) was reached while sampling.
+Trace = Counter[tuple[int, str]]
+# The record type a source makes (MinimalPair, ProbeItem).
+RecordT = TypeVar("RecordT", bound=Record, covariant=True)
 
 
 @dataclass
@@ -57,8 +62,9 @@ class DeadEnd:
     branch: int = 0
 
 
-class Source(Protocol):
-    """One spec built over one lexicon, ready to sample (see the module docstring).
+class Source(Protocol[RecordT]):
+    """One spec built over one lexicon, ready to sample (see the module docstring), making
+    records of one type (``Source[MinimalPair]``, ``Source[ProbeItem]``; ``Source[Record]``: any).
 
     Attributes:
         uid: the spec's UID.
@@ -76,7 +82,7 @@ class Source(Protocol):
     duplicate_reason: ClassVar[str]
     identity: ClassVar[str]
 
-    def sample(self, rng: random.Random, trace: Counter | None = None) -> Bindings | DeadEnd:
+    def sample(self, rng: random.Random, trace: Trace | None = None) -> Bindings | DeadEnd:
         """Draw every slot in order (counting ``(branch, slot)`` reached in ``trace``), or a dead end."""
 
     def render(self, bindings: Bindings) -> dict[str, Any]:
@@ -92,19 +98,19 @@ class Source(Protocol):
         """Uniqueness keys: fields whose key was seen before are a duplicate. The first is the identity."""
 
     def to_records(self, index: int, bindings: Bindings, fields: dict[str, Any],
-                   provenance: dict[str, Any]) -> list[Record]:
+                   provenance: dict[str, Any]) -> Sequence[RecordT]:
         """The record made at ``index`` (and any derived from it, such as a probe's controls)."""
 
     def shortfall(self, n: int, made: int, attempts: Any) -> str:
         """What to say when ``n`` records cannot be made (``made`` were, ``attempts`` counts why)."""
 
-    def outputs(self, controls: tuple[str, ...] = (), split: bool = False) -> list[tuple[str, Source]]:
+    def outputs(self, controls: tuple[str, ...] = (), split: bool = False) -> Sequence[tuple[str, Source[RecordT]]]:
         """What one ``gen`` run writes: (file stem, source) pairs; ``split`` puts each control in its own file."""
 
-    def slot_path(self, dead_end: DeadEnd) -> tuple:
+    def slot_path(self, dead_end: DeadEnd) -> KeyPath:
         """Key path in the spec of the slot that ran dry."""
 
-    def template_path(self, bindings: Bindings | None) -> tuple:
+    def template_path(self, bindings: Bindings | None) -> KeyPath:
         """Key path of the template to blame when rendering fails (the main one without bindings)."""
 
     def findings(self, bindings: Bindings, fields: dict[str, Any]) -> list[Finding]:
@@ -123,7 +129,7 @@ def finish_fragment(text: str) -> str:
 
 
 def sample_slots(slots: list[tuple[str, SlotKind]], rng: random.Random, bindings: Bindings,
-                 trace: Counter | None = None, branch: int = 0) -> Bindings | DeadEnd:
+                 trace: Trace | None = None, branch: int = 0) -> Bindings | DeadEnd:
     """Draw every slot in order into ``bindings``, or report the first slot that ran dry."""
     for name, kind in slots:
         if trace is not None:
@@ -161,7 +167,8 @@ def slot_provenance(bindings: Bindings) -> dict[str, str]:
     return out
 
 
-def build_slots(loaded: LoadedSpec, variant: Variant, lexicon: Lexicon) -> tuple[list, list[SpecError]]:
+def build_slots(loaded: LoadedSpec, variant: Variant, lexicon: Lexicon
+                ) -> tuple[list[tuple[str, SlotKind]], list[SpecError]]:
     """Each slot of ``variant`` as (name, kind), plus every problem found (``file:line`` via ``loaded``)."""
     errors: list[SpecError] = []
     slots: list[tuple[str, SlotKind]] = []
@@ -204,7 +211,7 @@ def build_slots(loaded: LoadedSpec, variant: Variant, lexicon: Lexicon) -> tuple
             earlier.append(name)
             continue
 
-        def where(message: str, key: str, _path: tuple = path, _written: dict = written) -> SpecError:
+        def where(message: str, key: str, _path: KeyPath = path, _written: dict[str, str] = written) -> SpecError:
             return loaded.error(_path + (_written.get(key, key),), message)
 
         try:

@@ -155,7 +155,8 @@ def merge_includes(raw: dict[str, Any], table: LineTable, folders: list[Any],
     return fragments, errors
 
 
-def resolve_formulas(raw: dict[str, Any], table: LineTable, folders: list[Any]) -> tuple[list[Fragment], list[SpecError]]:
+def resolve_formulas(raw: dict[str, Any], table: LineTable, folders: list[Any]
+                     ) -> tuple[list[Fragment], list[SpecError]]:
     """Merge ``raw``'s fragments into it, then expand every ``@name`` in its slots (in place);
     the fragments read and every problem found."""
     fragments, errors = merge_includes(raw, table, folders)

@@ -3,11 +3,11 @@
 Steps: ``_yaml.load_yaml_text`` (safe, duplicate keys rejected, key-path -> line table) ->
 named formulas expanded (``@name``, from ``formulas:`` and ``include:``d fragments: see
 :mod:`blimpgen.grammar.fragments`) -> a paradigm's ``factors:`` rewritten into ``branches:``
-(:mod:`blimpgen.grammar.factors`) -> :data:`SpecDocument`, a pydantic union discriminated by ``records.types.spec_tag`` (a
-document with ``item:`` is a probe suite, otherwise a paradigm; every pydantic error mapped to
-its line) -> the spec's own ``problems`` (templates, cross-key rules). All errors of a file are
-collected before raising. :func:`load_documents` applies the UID rules (unique; equal to the
-file name) to many files at once.
+(:mod:`blimpgen.grammar.factors`) -> :data:`SpecDocument`, a pydantic union discriminated by
+``records.types.spec_tag`` (a document with ``item:`` is a probe suite, otherwise a paradigm;
+every pydantic error mapped to its line) -> the spec's own ``problems`` (templates, cross-key
+rules). All errors of a file are collected before raising. :func:`load_documents` applies the
+UID rules (unique; equal to the file name) to many files at once.
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Any, Union
+from typing import Annotated, Any, TypeVar
 
 from pydantic import Discriminator, Tag, TypeAdapter, ValidationError
 
-from blimpgen._yaml import LineTable, load_yaml_text
-from blimpgen.errors import SpecError, SpecErrors, did_you_mean
+from blimpgen._yaml import KeyPath, LineTable, load_yaml_text
+from blimpgen.errors import OptionError, SpecError, SpecErrors, did_you_mean
 from blimpgen.grammar.discovery import shipped_spec_files, spec_files
 from blimpgen.grammar.factors import Design, expand_factors
 from blimpgen.grammar.fragments import fragment_folders, resolve_formulas
@@ -31,9 +31,10 @@ from blimpgen.grammar.spec import ParadigmSpec, SpecBase
 from blimpgen.records.types import PARADIGM_TAG, PROBE_TAG, spec_tag
 
 SPEC_TYPES: dict[str, type[SpecBase]] = {PARADIGM_TAG: ParadigmSpec, PROBE_TAG: ProbeSpec}
-SpecDocument = Annotated[Union[Annotated[ParadigmSpec, Tag(PARADIGM_TAG)], Annotated[ProbeSpec, Tag(PROBE_TAG)]],
+SpecDocument = Annotated[Annotated[ParadigmSpec, Tag(PARADIGM_TAG)] | Annotated[ProbeSpec, Tag(PROBE_TAG)],
                          Discriminator(spec_tag)]
 _DOCUMENT = TypeAdapter(SpecDocument)
+SpecT = TypeVar("SpecT", bound=SpecBase)
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,7 @@ class LoadedSpec:
             ``factors:`` (:mod:`blimpgen.grammar.factors`); None otherwise.
     """
 
-    spec: Any
+    spec: SpecBase
     file: str
     lines: LineTable = field(repr=False)
     sha: str
@@ -60,9 +61,19 @@ class LoadedSpec:
         """The spec's UID."""
         return self.spec.uid
 
-    def error(self, path: tuple, message: str) -> SpecError:
+    def error(self, path: KeyPath, message: str) -> SpecError:
         """A :class:`SpecError` pointing at ``path`` in this spec's file."""
         return self.lines.error(path, message)
+
+    def spec_as(self, spec_type: type[SpecT]) -> SpecT:
+        """The spec, which must be a ``spec_type`` (what a source class is built from).
+
+        Raises:
+            OptionError: for a spec of another type (a probe suite given where a paradigm is needed).
+        """
+        if not isinstance(self.spec, spec_type):
+            raise OptionError(f"{self.uid} is a {self.spec.noun}, not a {spec_type.noun}")
+        return self.spec
 
 
 def parse_spec(text: str, file: str, folders: list[Any] | None = None) -> LoadedSpec:

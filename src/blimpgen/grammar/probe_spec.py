@@ -28,15 +28,15 @@ templates) instead of ``candidates`` and ``answer``. A context may use the varia
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 from pydantic import Field, field_validator
 
-from blimpgen._yaml import LineTable
+from blimpgen._yaml import KeyPath, LineTable
 from blimpgen.errors import SpecError, did_you_mean
 from blimpgen.grammar import templates
 from blimpgen.grammar.spec import SpecBase, Variant, locate_template_problems, unused_slot
-from blimpgen.records.item import BLANK, CONTROLS, ITEM_TYPES
+from blimpgen.records.item import BLANK, CONTROLS, ITEM_TYPES, ItemType
 
 OPTION_PREFIX = "option."
 # variables every probe template may use besides the slots
@@ -48,9 +48,9 @@ class ProbeSpec(SpecBase):
 
     noun: ClassVar[str] = "probe suite"
     takes_options: ClassVar[bool] = True
-    literal_messages: ClassVar[dict[tuple, str]] = {("item",): f"item must be one of {', '.join(ITEM_TYPES)}"}
+    literal_messages: ClassVar[dict[KeyPath, str]] = {("item",): f"item must be one of {', '.join(ITEM_TYPES)}"}
 
-    item: Literal[ITEM_TYPES]  # type: ignore[valid-type]
+    item: ItemType
     source: str = ""
     options: dict[str, int | str] = Field(default_factory=dict)
     slots: dict[str, dict[str, Any]] = Field(min_length=1)
@@ -81,7 +81,7 @@ class ProbeSpec(SpecBase):
         """The item type (``multiple-choice``, ``cloze-contrast``)."""
         return self.item.replace("_", "-")
 
-    def list_order(self) -> tuple:
+    def list_order(self) -> tuple[str, ...]:
         """Suites are listed by UID."""
         return (self.uid,)
 
@@ -110,9 +110,9 @@ class ProbeSpec(SpecBase):
                        for name in unused_slot(self.slots, used)]
         return errors
 
-    def templates(self) -> dict[tuple, str]:
+    def templates(self) -> dict[KeyPath, str]:
         """Every template by its key path in the YAML file."""
-        out: dict[tuple, str] = {("context",): self.context}
+        out: dict[KeyPath, str] = {("context",): self.context}
         if self.candidates is not None:
             out.update({("candidates", i): t for i, t in enumerate(self.candidates)})
         for key in ("answer", "good", "bad"):
@@ -124,9 +124,9 @@ class ProbeSpec(SpecBase):
             out[("group",)] = self.group
         return out
 
-    def structure_problems(self) -> list[tuple[tuple, str]]:
+    def structure_problems(self) -> list[tuple[KeyPath, str]]:
         """(key path, message) for what field types cannot say."""
-        problems: list[tuple[tuple, str]] = []
+        problems: list[tuple[KeyPath, str]] = []
         if self.item == "multiple_choice":
             for key in ("candidates", "answer"):
                 if getattr(self, key) is None:

@@ -36,16 +36,17 @@ is the discriminated union of the two.
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from blimpgen._yaml import LineTable, key_path_str
+from blimpgen._yaml import KeyPath, LineTable, key_path_str
 from blimpgen.errors import SpecError, did_you_mean
 from blimpgen.grammar import templates
 from blimpgen.registry import base_name
 
-FIELDS = ("morphology", "syntax", "semantics", "syntax_semantics", "syntax/semantics")
+LinguisticField = Literal["morphology", "syntax", "semantics", "syntax_semantics", "syntax/semantics"]
+FIELDS: tuple[str, ...] = get_args(LinguisticField)
 LINGUISTICS_TERMS = ("anaphor_agreement", "argument_structure", "binding", "control_raising",
                      "determiner_noun_agreement", "ellipsis", "filler_gap_dependency", "irregular_forms",
                      "island_effects", "npi_licensing", "quantifiers", "s-selection",
@@ -70,7 +71,7 @@ class SpecBase(_Strict):
     # whether generation takes options and controls (gen --option, --control)
     takes_options: ClassVar[bool] = False
     # replaces pydantic's wording for a value outside a Literal, by key path
-    literal_messages: ClassVar[dict[tuple, str]] = {}
+    literal_messages: ClassVar[dict[KeyPath, str]] = {}
 
     uid: str = Field(min_length=1, max_length=100)
     field: str = Field(min_length=1, max_length=40)
@@ -94,7 +95,7 @@ class SpecBase(_Strict):
         return check_slots(value)
 
     @classmethod
-    def known_keys(cls, loc: tuple) -> list[str]:
+    def known_keys(cls, loc: KeyPath) -> list[str]:
         """The keys allowed where an unknown key was found at ``loc`` (for did-you-mean)."""
         return list(cls.model_fields)
 
@@ -122,7 +123,7 @@ class SpecBase(_Strict):
         """What ``blimpgen list`` prints between the phenomenon and the description."""
         return self.field
 
-    def list_order(self) -> tuple:
+    def list_order(self) -> tuple[str, ...]:
         """Sort key within the spec type's block of ``blimpgen list``: phenomenon, then UID."""
         return (self.linguistics_term, self.uid)
 
@@ -188,7 +189,7 @@ class Variant(BaseModel):
     one_prefix: OnePrefix | None
     two_prefix: TwoPrefix | None
     contrast: list[str]
-    path: tuple = ()
+    path: KeyPath = ()
     shared: tuple[str, ...] = ()
 
     def templates(self) -> dict[str, str]:
@@ -202,7 +203,7 @@ class Variant(BaseModel):
                        two_prefix_prefix_bad=self.two_prefix.prefix_bad, two_prefix_word=self.two_prefix.word)
         return out
 
-    def slot_path(self, name: str) -> tuple:
+    def slot_path(self, name: str) -> KeyPath:
         """Key path of a slot: in the branch when it is the branch's own, else top level."""
         return self.path + ("slots", name) if self.path and name in self.own_slots else ("slots", name)
 
@@ -216,7 +217,7 @@ class ParadigmSpec(SpecBase):
 
     noun: ClassVar[str] = "paradigm"
 
-    field: Literal[FIELDS]  # type: ignore[valid-type]
+    field: LinguisticField
     simple_LM_method: bool = True
     one_prefix_method: bool = False
     two_prefix_method: bool = False
@@ -236,8 +237,8 @@ class ParadigmSpec(SpecBase):
         any branch) has the block. Written out, they must agree with the blocks (checked later)."""
         if not isinstance(data, dict):
             return data
-        branches = data.get("branches") if isinstance(data.get("branches"), dict) else {}
-        bodies = [data] + [b for b in branches.values() if isinstance(b, dict)]
+        branches = data.get("branches")
+        bodies = [data] + ([b for b in branches.values() if isinstance(b, dict)] if isinstance(branches, dict) else [])
         derived = {f"{method}_method": any(body.get(method) is not None for body in bodies)
                    for method in ("one_prefix", "two_prefix") if f"{method}_method" not in data}
         return {**data, **derived} if derived else data
@@ -248,7 +249,7 @@ class ParadigmSpec(SpecBase):
                                             for body in branch.slots.values()]
 
     @classmethod
-    def known_keys(cls, loc: tuple) -> list[str]:
+    def known_keys(cls, loc: KeyPath) -> list[str]:
         """Keys of a prefix block inside one, else the top-level keys."""
         if len(loc) > 1 and loc[0] in ("one_prefix", "two_prefix"):
             return list((OnePrefix if loc[0] == "one_prefix" else TwoPrefix).model_fields)
@@ -296,10 +297,11 @@ class ParadigmSpec(SpecBase):
         """Whether good and bad use the same lexemes (up to inflection and order) in every variant."""
         return all(good == bad for good, bad in map(variant_lexical_items, self.variants()))
 
-    def method_problems(self) -> list[tuple[tuple, str]]:
+    def method_problems(self) -> list[tuple[KeyPath, str]]:
         """(key path, message) for structure the field types cannot say: templates either at the
         top or in branches, prefix-method flags that disagree with their template blocks."""
-        problems: list[tuple[tuple, str]] = []
+        problems: list[tuple[KeyPath, str]] = []
+        bodies: list[tuple[KeyPath, ParadigmSpec | Branch]]
         if self.branches is None:
             for key in ("good", "bad", "contrast"):
                 if getattr(self, key) is None:
@@ -366,7 +368,7 @@ def _variant_problems(variant: Variant, table: LineTable) -> list[SpecError]:
     return errors
 
 
-def locate_template_problems(problems: list[tuple[int, str]], table: LineTable, key: tuple) -> list[SpecError]:
+def locate_template_problems(problems: list[tuple[int, str]], table: LineTable, key: KeyPath) -> list[SpecError]:
     """Template problems (line inside the template, message) at their lines in the YAML file."""
     base_line = table.line_of(key)
     return [SpecError(message, table.owner(key).file, base_line + line - 1, key_path_str(key))

@@ -239,7 +239,7 @@ def used_variables(source: str) -> set[str]:
     return set(meta.find_undeclared_variables(_check_env().parse(source)))
 
 
-def lexical_items(source: str, split_slots: frozenset[str] = frozenset()) -> tuple[frozenset[str], Counter]:
+def lexical_items(source: str, split_slots: frozenset[str] = frozenset()) -> tuple[frozenset[str], Counter[str]]:
     """The lexical material a template outputs: the set of slots used and its literal words.
 
     ``{{ noun | flip('number') }}`` and ``{{ noun }}`` both use slot ``noun``, and
@@ -250,14 +250,15 @@ def lexical_items(source: str, split_slots: frozenset[str] = frozenset()) -> tup
     ``{{ q.bad }}`` count as different items.
     """
     slots: set[str] = set()
-    words: Counter = Counter()
+    words: Counter[str] = Counter()
     ast = _check_env().parse(source)
     for output in ast.find_all(nodes.Output):
         for child in output.nodes:
             if isinstance(child, nodes.TemplateData):
                 words.update(w.lower() for w in WORD_RE.findall(child.data))
                 continue
-            root, attribute = child, None
+            root: nodes.Expr | None = child
+            attribute = None
             while isinstance(root, (nodes.Filter, nodes.Getattr, nodes.Getitem, nodes.Call)):
                 if isinstance(root, nodes.Getattr):
                     attribute = root.attr

@@ -6,8 +6,15 @@ record type it is.
 """
 
 from blimpgen.records.item import BLANK, CONTROLS, ITEM_TYPES, ProbeItem
-from blimpgen.records.jsonl import (dumps_record, file_holds_items, read_items, read_pairs, read_records,
-                                    write_records, write_records_file)
+from blimpgen.records.jsonl import (
+    dumps_record,
+    file_holds_items,
+    read_items,
+    read_pairs,
+    read_records,
+    write_records,
+    write_records_file,
+)
 from blimpgen.records.pair import MinimalPair
 from blimpgen.records.provenance import Provenance
 from blimpgen.records.types import Record, record_type

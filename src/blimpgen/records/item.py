@@ -26,13 +26,14 @@ about, in context order) and the shared :class:`~blimpgen.records.provenance.Pro
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, get_args
 
 from blimpgen.errors import DataError, SourceLoc
 from blimpgen.records.provenance import PROVENANCE_KEYS, Provenance, read_provenance, record_error
 
 BLANK = "[MASK]"
-ITEM_TYPES = ("multiple_choice", "cloze_contrast")
+ItemType = Literal["multiple_choice", "cloze_contrast"]
+ITEM_TYPES: tuple[str, ...] = get_args(ItemType)
 CONTROLS = ("none", "no_language", "perturbed_language", "shuffled", "truncated")
 # The key that tells a probe item from a minimal pair in a JSONL line (see records.types).
 TYPE_KEY = "item_type"

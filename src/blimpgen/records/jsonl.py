@@ -11,13 +11,15 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 from blimpgen._io import atomic_writer
 from blimpgen.errors import DataError, SourceLoc
 from blimpgen.records.item import ProbeItem
 from blimpgen.records.pair import MinimalPair
 from blimpgen.records.types import Record, mismatch, record_type
+
+RecordT = TypeVar("RecordT", bound=Record)
 
 
 def dumps_record(record: Record) -> str:
@@ -95,7 +97,7 @@ def read_pairs(path: Path | str) -> Iterator[MinimalPair]:
     Raises:
         DataError: at ``file:line`` for invalid JSON, missing fields, or a probe item.
     """
-    return read_records(path, MinimalPair)  # type: ignore[return-value]
+    return _as_type(read_records(path, MinimalPair), MinimalPair)
 
 
 def read_items(path: Path | str) -> Iterator[ProbeItem]:
@@ -104,7 +106,15 @@ def read_items(path: Path | str) -> Iterator[ProbeItem]:
     Raises:
         DataError: at ``file:line`` for invalid JSON, a minimal pair, or a bad item.
     """
-    return read_records(path, ProbeItem)  # type: ignore[return-value]
+    return _as_type(read_records(path, ProbeItem), ProbeItem)
+
+
+def _as_type(records: Iterator[Record], expected: type[RecordT]) -> Iterator[RecordT]:
+    """``records`` as the ``expected`` type the reader has checked each of them against."""
+    for record in records:
+        if not isinstance(record, expected):
+            raise DataError(f"a {record.noun}, not a {expected.noun}")
+        yield record
 
 
 def first_record_type(path: Path | str) -> type[Record] | None:

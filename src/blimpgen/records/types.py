@@ -18,13 +18,13 @@ Adding a type means adding one class per layer and one branch to each function h
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Union
+from typing import Any
 
 from blimpgen.records.item import TYPE_KEY, ProbeItem
 from blimpgen.records.pair import MinimalPair
 
-Record = Union[MinimalPair, ProbeItem]
-RECORD_TYPES: tuple[type, ...] = (MinimalPair, ProbeItem)
+Record = MinimalPair | ProbeItem
+RECORD_TYPES: tuple[type[Record], ...] = (MinimalPair, ProbeItem)
 # The key that makes a spec document a probe suite (its value is the probe's item type).
 SPEC_TYPE_KEY = "item"
 PARADIGM_TAG, PROBE_TAG = "paradigm", "probe"

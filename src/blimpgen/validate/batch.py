@@ -96,6 +96,8 @@ def write_batch(data: Path | str, out: Path | str, options: BatchOptions,
     rows = [hit_values(hit) for hit in design.hits]
     if set(header) != set(rows[0]):  # the template and hit_values must agree, always
         raise AssertionError(f"layout placeholders {header} do not match batch columns {sorted(rows[0])}")
+    if properties.reward is None:  # with_reward fills it in; the check narrows the type
+        raise OptionError("the HIT properties have no reward: give reward or hourly_wage")
     cost = estimate_cost(properties.reward, len(design.hits), options.assignments_per_hit)
 
     for sub in ("preview", "questions"):

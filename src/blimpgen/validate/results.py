@@ -85,7 +85,10 @@ def read_results(paths: Sequence[Path | str], batch: LoadedBatch) -> tuple[list[
     malformed: list[Malformed] = []
     for path in paths:
         for item in _read_file(Path(path), batch, len(rows) + len(malformed)):
-            (rows if isinstance(item, ResultRow) else malformed).append(item)
+            if isinstance(item, ResultRow):
+                rows.append(item)
+            else:
+                malformed.append(item)
     return rows, malformed
 
 

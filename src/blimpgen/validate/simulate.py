@@ -158,7 +158,7 @@ def results_columns(batch: LoadedBatch, inputs: Sequence[str]) -> list[str]:
 def write_results(out: Path | str, batch: LoadedBatch, submissions: Iterable[Submission]) -> Path:
     """Write submissions as an MTurk results CSV (every field quoted, as MTurk does)."""
     inputs = _batch_inputs(batch)
-    header = results_columns(batch, next(iter(inputs.values())).keys())
+    header = results_columns(batch, list(next(iter(inputs.values()))))
     properties = batch.properties
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, header, quoting=csv.QUOTE_ALL, lineterminator="\n")

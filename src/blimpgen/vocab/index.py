@@ -12,12 +12,12 @@ semantics; tests check that both agree.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Sequence
 from typing import Any
 
 from blimpgen.vocab import query
 
-Resolver = Callable[[query.Ref], Any]
+Resolver = query.Resolver
 _ONE = re.compile("1")
 
 
@@ -48,7 +48,8 @@ def nth_set_bit(bits: int, n: int) -> int:
 class FeatureIndex:
     """Bitsets of a lexicon's words by feature value, and formula evaluation on them."""
 
-    def __init__(self, words: list, categories: frozenset[str], bool_features: frozenset[str]) -> None:
+    def __init__(self, words: Sequence[query.FeatureSource], categories: frozenset[str],
+                 bool_features: frozenset[str]) -> None:
         self.words = words
         self.categories = categories
         self.bool_features = bool_features
@@ -56,7 +57,7 @@ class FeatureIndex:
         self._values: dict[str, tuple[dict[Any, int], int]] = {}
         self._present: dict[str, int] = {}
         self._formulas: dict[str, int] = {}
-        self._takes: dict[tuple[str, tuple], int] = {}
+        self._takes: dict[tuple[str, tuple[Any, ...]], int] = {}
         self._groups: dict[str, list[tuple[str, int]]] = {}
         self._mentioned: dict[str, tuple[str, ...]] = {}
         self._bytes: dict[str, list[tuple[bytes, int]]] = {}
@@ -113,12 +114,12 @@ class FeatureIndex:
         if kind == "not":
             return self.all & ~self.evaluate(node[1], resolve)
         if kind == "flag":
-            return self.all if query.present(resolve(node[1])) else 0
+            return self.all if query.present(query.resolve_ref(resolve, node[1])) else 0
         if kind == "fits":
-            formula = resolve(node[1])
+            formula = query.resolve_ref(resolve, node[1])
             return 0 if formula is None else self.formula(formula)
         if kind == "takes":
-            return self._takes_bits(node[1], resolve(node[2]))
+            return self._takes_bits(node[1], query.resolve_ref(resolve, node[2]))
         _, name, op, values = node
         if op is None:
             if name in self.categories:
@@ -129,7 +130,8 @@ class FeatureIndex:
         by_value, missing = self.values(name)
         wanted = []
         for value in values:
-            wanted.append(resolve(value) if isinstance(value, query.Ref) else self._constant(name, value))
+            wanted.append(query.resolve_ref(resolve, value) if isinstance(value, query.Ref)
+                          else self._constant(name, value))
         present = [w for w in wanted if w is not None]
         matched = 0
         for w in present:

@@ -57,7 +57,7 @@ class Lexicon:
             self._groups[(w.category, w.lemma)].append(w)
         self._filter_cache: dict[query.Node, list[Word]] = {}
         self._index: FeatureIndex | None = None
-        self._other_forms: dict[tuple, Word | None] = {}
+        self._other_forms: dict[tuple[str, tuple[tuple[str, str], ...]], Word | None] = {}
         selection = sorted({name for f in self._formulas() for name in query.feature_names(query.parse(f))})
         for position, w in enumerate(words):
             w.signature = tuple((name, w.get(name)) for name in selection)
@@ -167,7 +167,8 @@ FORM_FEATURES = ("vform", "tense", "negated", "case", "person", "gender")
 
 def parse_rows(text: str, file: str, inventory: FeatureInventory) -> tuple[list[Lexeme], list[SpecError]]:
     """Parse TSV rows into lexemes, collecting every error with its ``file:line``."""
-    lexemes, errors = [], []
+    lexemes: list[Lexeme] = []
+    errors: list[SpecError] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip("\r\n")
         if not line.strip() or line.lstrip().startswith("#"):

@@ -75,8 +75,8 @@ def parse_yaml_overlay(text: str, file: str, inventory: FeatureInventory) -> tup
     try:
         inventory = inventory.merged(extra, file)
     except SpecError as exc:
-        path = tuple(exc.key.split(".")) if exc.key else ()
-        raise SpecErrors([table.error(path[:2], exc.message)]) from None
+        key_path = tuple(exc.key.split(".")) if exc.key else ()
+        raise SpecErrors([table.error(key_path[:2], exc.message)]) from None
     except (AttributeError, TypeError, ValueError):
         raise SpecErrors([table.error(("features",), "each feature must be a mapping with type, categories "
                                                      "(a list) and doc")]) from None
@@ -92,10 +92,11 @@ def parse_yaml_overlay(text: str, file: str, inventory: FeatureInventory) -> tup
                                       f"{did_you_mean(str(unknown[0]), ENTRY_KEYS)}"))
             continue
         values = [entry.get(k) if entry.get(k) is not None else "" for k in ENTRY_KEYS]
-        if not all(isinstance(v, str) and "\t" not in v and "\n" not in v for v in values):
+        columns = [v for v in values if isinstance(v, str) and "\t" not in v and "\n" not in v]
+        if len(columns) != len(values):
             errors.append(table.error(path, "text, category and features must be strings without tabs"))
             continue
-        rows[table.line_of(path)] = "\t".join(values)
+        rows[table.line_of(path)] = "\t".join(columns)
     if errors:
         raise SpecErrors(errors)
     # Each row sits on its YAML line, so the lexicon's own row errors name the right line.
@@ -109,12 +110,12 @@ def load_lexicon_with_overlays(paths: Iterable[str | Path] = ()) -> Lexicon:
     Raises:
         SpecErrors: every row and declaration problem, each ``file:line: key: message``.
     """
-    paths = [Path(p) for p in paths]
-    if not paths:
+    files = [Path(p) for p in paths]
+    if not files:
         return load_lexicon()
     inventory = load_inventory()
     sources = shipped_sources()
-    for path in paths:
+    for path in files:
         text = _read(path)
         if path.suffix in (".yaml", ".yml"):
             inventory, text = parse_yaml_overlay(text, str(path), inventory)

@@ -61,7 +61,8 @@ class Ref:
 
 # AST nodes are tuples: ("or", a, b, ...), ("and", ...), ("not", x), ("test", name, op, values),
 # ("fits", Ref), ("takes", feature, Ref), ("flag", Ref) - a referenced flag is true (or relation non-empty).
-Node = tuple
+# Plain tuples, hashable and cheap to cache on; their items differ by the node's kind, hence Any.
+Node = tuple[Any, ...]
 
 
 def tokenize(text: str) -> list[str]:
@@ -70,7 +71,8 @@ def tokenize(text: str) -> list[str]:
     Raises:
         SpecError: at the first character that cannot start a token.
     """
-    tokens, pos = [], 0
+    tokens: list[str] = []
+    pos = 0
     text = text.rstrip()
     while pos < len(text):
         match = TOKEN_RE.match(text, pos)
@@ -298,11 +300,24 @@ def check(node: Node, inventory: Any, slots: Iterable[str] | None = None) -> lis
 
 
 Resolver = Callable[[Ref], Any]
+Predicate = Callable[[FeatureSource, "Resolver | None"], bool]
 
 
-def _wanted_set(values: Iterable[Any]) -> frozenset:
+def resolve_ref(resolver: Resolver | None, ref: Ref) -> Any:
+    """The value ``ref`` stands for, by ``resolver``.
+
+    Raises:
+        SpecError: when there is no resolver: the formula was taken for reference-free, and
+            :func:`check` with ``slots=None`` should have refused it.
+    """
+    if resolver is None:
+        raise SpecError(f"references ({ref}) are not allowed here")
+    return resolver(ref)
+
+
+def _wanted_set(values: Iterable[Any]) -> frozenset[Any]:
     """Normalise comparison values: sets are flattened, booleans become "true"/"false"."""
-    out: set = set()
+    out: set[Any] = set()
     for w in values:
         if w is None:
             continue
@@ -320,7 +335,7 @@ def present(value: Any) -> bool:
     return value is True or (isinstance(value, frozenset) and bool(value))
 
 
-def _matches(value: Any, wanted: frozenset) -> bool:
+def _matches(value: Any, wanted: frozenset[Any]) -> bool:
     if value is None:
         return False
     if isinstance(value, bool):
@@ -330,7 +345,7 @@ def _matches(value: Any, wanted: frozenset) -> bool:
     return value in wanted
 
 
-def compile_formula(node: Node, categories: frozenset[str]) -> Callable[[FeatureSource, Resolver | None], bool]:
+def compile_formula(node: Node, categories: frozenset[str]) -> Predicate:
     """Compile an AST into ``predicate(word, resolve) -> bool``.
 
     ``resolve(ref)`` returns the referenced value (a feature value, a formula string, or a
@@ -350,17 +365,17 @@ def compile_formula(node: Node, categories: frozenset[str]) -> Callable[[Feature
         ref = node[1]
 
         def fits(w: FeatureSource, r: Resolver | None) -> bool:
-            formula = r(ref)
+            formula = resolve_ref(r, ref)
             return formula is not None and evaluate(formula, w, categories)
         return fits
     if kind == "flag":
         flag_ref = node[1]
-        return lambda w, r: present(r(flag_ref))
+        return lambda w, r: present(resolve_ref(r, flag_ref))
     if kind == "takes":
         feature, ref = node[1], node[2]
 
         def takes(w: FeatureSource, r: Resolver | None) -> bool:
-            formula, other = w.get(feature), r(ref)
+            formula, other = w.get(feature), resolve_ref(r, ref)
             return formula is not None and other is not None and evaluate(formula, other, categories)
         return takes
     _, name, op, values = node
@@ -371,8 +386,8 @@ def compile_formula(node: Node, categories: frozenset[str]) -> Callable[[Feature
     constants = _wanted_set(v for v in values if not isinstance(v, Ref))
     references = tuple(v for v in values if isinstance(v, Ref))
 
-    def wanted(r: Resolver | None) -> frozenset:
-        return constants | _wanted_set(r(ref) for ref in references) if references else constants
+    def wanted(r: Resolver | None) -> frozenset[Any]:
+        return constants | _wanted_set(resolve_ref(r, ref) for ref in references) if references else constants
 
     if op == "=":
         return lambda w, r: _matches(w.get(name), wanted(r))
@@ -387,7 +402,7 @@ def compile_formula(node: Node, categories: frozenset[str]) -> Callable[[Feature
 
 
 @lru_cache(maxsize=8192)
-def _compiled(text: str, categories: frozenset[str]) -> Callable:
+def _compiled(text: str, categories: frozenset[str]) -> Predicate:
     return compile_formula(parse(text), categories)
 
 

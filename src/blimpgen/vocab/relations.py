@@ -131,7 +131,8 @@ def _close(lexemes: list[Lexeme], feature: Feature, base: Feature,
             members = frozenset(cycle.path)
             if members not in reported:
                 reported.add(members)
-                message = f"{base.name} cycle: {' -> '.join(cycle.path)}; a chain must end at a word without {base.name}"
+                message = (f"{base.name} cycle: {' -> '.join(cycle.path)}; "
+                           f"a chain must end at a word without {base.name}")
                 errors.append(LexiconError(message, lexeme.source.file, lexeme.source.line, base.name))
             for lemma in cycle.path:  # so later rows on the same cycle are not reported again
                 closure.setdefault(lemma, frozenset())

@@ -53,7 +53,8 @@ def test_report_folder_without_results_is_an_error(tmp_path: Path):
 def test_report_reads_back_the_task_of_each_folder(two_results: list[Path], two_probe_results: list[Path]):
     pairs, probes = load_result(two_results[0]), load_result(two_probe_results[0])
     assert (pairs.task, pairs.metrics) == (PairTask, ())
-    assert probes.task is ProbeTask and probes.metrics[0] == "mc_accuracy" and set(probes.groups) == {"agreement", "role"}
+    assert probes.task is ProbeTask and probes.metrics[0] == "mc_accuracy"
+    assert set(probes.groups) == {"agreement", "role"}
     assert len(pairs.records()) == 9 and len(probes.records()) == len(ITEMS)
 
 

@@ -42,5 +42,6 @@ def test_pair_summary_csv_columns_derive_from_the_row_type():
                         "reduction,tie_policy,first_token")
     assert [line.split(",")[:6] for line in lines[1:]] == [
         ["overall", "overall", "", "", "2", "3"], ["phenomenon", "p", "p", "", "1", "2"],
-        ["phenomenon", "q", "q", "", "1", "1"], ["paradigm", "a", "p", "f", "1", "2"], ["paradigm", "b", "q", "g", "1", "1"]]
+        ["phenomenon", "q", "q", "", "1", "1"], ["paradigm", "a", "p", "f", "1", "2"],
+        ["paradigm", "b", "q", "g", "1", "1"]]
     assert lines[1].split(",")[6] == "0.75" and lines[1].endswith(",m,unigram.v1,full-sentence,sum,wrong,")

@@ -51,7 +51,8 @@ def run_curve(trainer: HeadTrainer, label: str, train: EncodedItems, held_out: E
             trainer.reset()
             losses = trainer.fit(train, order[:size], seed, options)
             accuracy = trainer.accuracy(held_out)
-            steps = options.steps if options.steps is not None else options.epochs * math.ceil(size / options.batch_size)
+            steps = (options.steps if options.steps is not None
+                     else options.epochs * math.ceil(size / options.batch_size))
             runs.append(Run(size, seed, accuracy, losses[0], losses[-1], steps))
             if progress is not None:
                 progress(f"{label} N={size} seed={seed}: accuracy {accuracy:.3f} "

@@ -231,7 +231,9 @@ def _arg_docs(docstring: str) -> dict[str, str]:
         start = next(i for i, line in enumerate(lines) if line.strip() == "Args:")
     except StopIteration:
         return out
-    indent, current, names = None, None, []
+    indent: int | None = None
+    current: str | None = None
+    names: list[str] = []
     for line in lines[start + 1:]:
         if not line.strip():
             continue

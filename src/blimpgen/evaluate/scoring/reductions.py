@@ -15,6 +15,7 @@ from blimpgen.evaluate.scoring.scorers.unigram import UnigramModel
 
 Reduction = Literal["sum", "mean", "slor"]
 REDUCTIONS: tuple[str, ...] = get_args(Reduction)
+SLOR_NEEDS_UNIGRAM = "reduction 'slor' needs a unigram model: pass --slor-corpus FILE"
 
 
 def check_reduction(reduction: str, unigram: UnigramModel | None) -> None:
@@ -26,7 +27,7 @@ def check_reduction(reduction: str, unigram: UnigramModel | None) -> None:
     if reduction not in REDUCTIONS:
         raise OptionError(f"unknown reduction {reduction!r}; expected one of: {', '.join(REDUCTIONS)}")
     if reduction == "slor" and unigram is None:
-        raise OptionError("reduction 'slor' needs a unigram model: pass --slor-corpus FILE")
+        raise OptionError(SLOR_NEEDS_UNIGRAM)
 
 
 def reduce_scores(scores: TokenScores, reduction: str = "sum", unigram: UnigramModel | None = None) -> float:
@@ -47,5 +48,7 @@ def reduce_scores(scores: TokenScores, reduction: str = "sum", unigram: UnigramM
         return 0.0
     if reduction == "mean":
         return scores.total / len(scores)
-    baseline = sum(unigram.logprob(token) for token in scores.tokens)  # type: ignore[union-attr]
+    if unigram is None:  # check_reduction refused this already; the check narrows the type
+        raise OptionError(SLOR_NEEDS_UNIGRAM)
+    baseline = sum(unigram.logprob(token) for token in scores.tokens)
     return (scores.total - baseline) / len(scores)

@@ -21,12 +21,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from blimpgen.errors import DataError, OptionError, SourceLoc
 from blimpgen.evaluate.metrics import Tie
 from blimpgen.evaluate.options import OptionsModel, option_field
 from blimpgen.evaluate.scoring.base import Scorer
+from blimpgen.records.types import Record
 
 Located = tuple[Any, SourceLoc]  # a record and the file:line it was read from
 
@@ -75,14 +76,18 @@ class Summary(Protocol):
         ...
 
 
-class EvalTask(ABC):
-    """How one record type is evaluated. Subclasses set the class attributes and the methods.
+PlanT = TypeVar("PlanT", bound=Plan)
+
+
+class EvalTask(ABC, Generic[PlanT]):
+    """How one record type is evaluated. Subclasses set the class attributes and the methods;
+    ``PlanT`` is the type of their chunk plans (what :meth:`plan` makes and :meth:`score` takes).
 
     Args:
         options: this task's options (an instance of ``options_type``).
     """
 
-    record_type: ClassVar[type]           # the record class (MinimalPair, ProbeItem)
+    record_type: ClassVar[type[Record]]   # the record class (MinimalPair, ProbeItem)
     options_type: ClassVar[type[TaskOptions]]
     noun: ClassVar[str]                   # one record, for progress and messages: "pair", "item"
     result_noun: ClassVar[str]            # "pair results" / "probe results" in report messages
@@ -115,7 +120,7 @@ class EvalTask(ABC):
         """
 
     @abstractmethod
-    def plan(self, scorer: Scorer, chunk: Sequence[Located]) -> Plan:
+    def plan(self, scorer: Scorer, chunk: Sequence[Located]) -> PlanT:
         """The queries of one chunk of records; every chunk is planned before any is scored.
 
         Raises:
@@ -123,7 +128,7 @@ class EvalTask(ABC):
         """
 
     @abstractmethod
-    def score(self, scorer: Scorer, plan: Plan) -> list[Any]:
+    def score(self, scorer: Scorer, plan: PlanT) -> list[Any]:
         """Score a planned chunk: one typed row per record, in input order.
 
         Raises:

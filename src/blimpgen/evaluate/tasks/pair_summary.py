@@ -22,12 +22,19 @@ OVERALL = "overall (mean of paradigms)"
 
 
 class Judged(Protocol):
-    """What the summary needs of a judged pair."""
+    """What the summary needs of a judged pair (read-only, so frozen rows qualify)."""
 
-    UID: str
-    phenomenon: str
-    field: str
-    correct: float
+    @property
+    def UID(self) -> str: ...
+
+    @property
+    def phenomenon(self) -> str: ...
+
+    @property
+    def field(self) -> str: ...
+
+    @property
+    def correct(self) -> float: ...
 
 
 @dataclass(frozen=True)

@@ -96,7 +96,7 @@ class PairPlan:
         return len(self.pairs)
 
 
-class PairTask(EvalTask):
+class PairTask(EvalTask[PairPlan]):
     """Score minimal pairs; see the module docstring."""
 
     record_type = MinimalPair
@@ -118,7 +118,9 @@ class PairTask(EvalTask):
         """
         method, limit = self.options.method, self.options.limit
         flag = check_method(method)
-        kept, skipped, seen = [], set(), {}
+        kept: list[Located] = []
+        skipped: set[str] = set()
+        seen: dict[str, int] = {}  # UID -> pairs kept so far
         for pair, where in records:
             if not method_applies(pair, method):
                 skipped.add(pair.UID)
@@ -168,15 +170,13 @@ class PairTask(EvalTask):
         for (pair, _), (good, bad) in zip(plan.pairs, self._scored(scorer, plan)):
             score_good = reduce_scores(good, options.reduction, self.unigram)
             score_bad = reduce_scores(bad, options.reduction, self.unigram)
-            tokens = {}
-            if options.save_tokens:
-                tokens = {"token_scores_good": list(zip(good.tokens, good.logprobs)),
-                          "token_scores_bad": list(zip(bad.tokens, bad.logprobs))}
+            tokens_good = list(zip(good.tokens, good.logprobs)) if options.save_tokens else None
+            tokens_bad = list(zip(bad.tokens, bad.logprobs)) if options.save_tokens else None
             rows.append(PairScore(
                 pair.pair_id or f"{pair.UID}-{pair.pairID}", pair.UID, pair.linguistics_term or pair.UID, pair.field,
                 pair.sentence_good, pair.sentence_bad, score_good, score_bad, good.total, bad.total, len(good),
                 len(bad), judge(score_good, score_bad, options.tie), score_good == score_bad, **self.stamp,
-                **tokens))
+                token_scores_good=tokens_good, token_scores_bad=tokens_bad))
         return rows
 
     def _scored(self, scorer: Scorer, plan: PairPlan) -> list[tuple[TokenScores, TokenScores]]:

@@ -76,7 +76,8 @@ def _plan_item(item: ProbeItem, where: str, scorer: Scorer, method: str, blank_q
     if method == "blank" or item.is_contrast:
         for option in item.candidates:
             by_context.setdefault(item.split(option), []).append(option)
-    answer_context, single = item.split(item.answer), ()
+    answer_context = item.split(item.answer)
+    single: tuple[str, ...] = ()
     if item.is_contrast:
         plan.top_status = "no_expected"
         if item.expected:

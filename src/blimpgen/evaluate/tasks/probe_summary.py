@@ -149,11 +149,11 @@ class ProbeSummary:
         for name, table in self.phenomena.items():
             rows("phenomenon", name, table.metrics, phenomenon=name)
         for name, suite in self.suites.items():
-            where = {"suite": suite.UID, "control": suite.control, "phenomenon": suite.phenomenon,
-                     "field": suite.field}
+            where: dict[str, Any] = {"suite": suite.UID, "control": suite.control, "phenomenon": suite.phenomenon,
+                                     "field": suite.field}
             rows("suite" if suite.control == "none" else "control", name, suite.metrics, n_suites=1, **where)
-            for group, table in (suite.groups or {}).items():
-                rows("group", f"{name}/{group}", table.metrics, group=group, **where)
+            for group, group_row in (suite.groups or {}).items():
+                rows("group", f"{name}/{group}", group_row.metrics, group=group, **where)
         return out
 
     def table(self, options: Mapping[str, Any], detail: bool = False) -> str:
@@ -174,8 +174,8 @@ class ProbeSummary:
                 rows += [(f"    {group}", row) for group, row in (suite.groups or {}).items()]
         width = max([len(name) for name, _ in rows] + [len(OVERALL)])
         widths = [max(5, len(m)) for m in metrics]
-        lines = [f"{'':{width}}  {'mc acc':>6}  {'95% CI':>15}  " + "  ".join(f"{m:>{w}}" for m, w in zip(metrics, widths))
-                 + f"  {'items':>6}"]
+        lines = [f"{'':{width}}  {'mc acc':>6}  {'95% CI':>15}  "
+                 + "  ".join(f"{m:>{w}}" for m, w in zip(metrics, widths)) + f"  {'items':>6}"]
         for name, row in rows + [(OVERALL, self.overall)]:
             mc = row.metrics.get("mc_accuracy")
             interval = f"[{100 * mc.ci_low:5.1f}, {100 * mc.ci_high:5.1f}]" if mc else "-"
@@ -268,5 +268,5 @@ def _mean(rows: list[Proportion]) -> MeanProportion:
         return MeanProportion(0, n, sum(r.not_applicable for r in rows), 0, None, None, None, None)
     low, high = mean_interval([(r.correct, r.n_items) for r in judged])
     return MeanProportion(len(judged), n, sum(r.not_applicable for r in rows), sum(r.correct for r in judged),
-                          sum(r.accuracy for r in judged) / len(judged), low, high,  # type: ignore[misc]
+                          sum(r.correct / r.n_items for r in judged) / len(judged), low, high,  # = mean accuracy
                           sum(r.correct for r in judged) / n)

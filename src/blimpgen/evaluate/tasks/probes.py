@@ -124,7 +124,7 @@ def _softmax(values: Sequence[float]) -> list[float]:
     return [e / sum(exps) for e in exps]
 
 
-class ProbeTask(EvalTask):
+class ProbeTask(EvalTask[ChunkPlan]):
     """Score cloze probe items; see the module docstring."""
 
     record_type = ProbeItem
@@ -166,9 +166,10 @@ class ProbeTask(EvalTask):
         Raises:
             OptionError: when the scorer's default method is not one this task knows.
         """
-        self.method = self.options.probe_method or getattr(scorer, "default_probe_method", "sentence")
-        if self.method not in PROBE_METHODS:
-            raise OptionError(f"scorer {scorer.name!r} defaults to an unknown probe method {self.method!r}")
+        method = self.options.probe_method or getattr(scorer, "default_probe_method", "sentence")
+        if not isinstance(method, str) or method not in PROBE_METHODS:
+            raise OptionError(f"scorer {scorer.name!r} defaults to an unknown probe method {method!r}")
+        self.method: str = method
         self.stamp = {"model": model_label(scorer.options()), "scorer": scorer_id(scorer),
                       "probe_method": self.method, "tie_policy": self.options.tie}
 
@@ -234,7 +235,7 @@ class ProbeTask(EvalTask):
         """Metric name -> an item's outcome for it (None: not judged)."""
         out: dict[str, Callable[[ItemScore], float | None]] = {"mc_accuracy": lambda row: row.correct}
         for k in sorted(set(self.options.top_k)):
-            out[f"top{k}"] = lambda row, key=f"top{k}": row.top_k[key]
+            out[f"top{k}"] = _top_k_outcome(f"top{k}")
         out["sensitivity"] = lambda row: row.sensitive
         out[f"sensitivity@{self.options.margin:g}"] = lambda row: row.sensitive_margin
         return out
@@ -272,3 +273,8 @@ class ProbeTask(EvalTask):
         from blimpgen.evaluate.reporting.figures import draw_probe_figures
 
         return draw_probe_figures(results, folder, human, metric or "mc_accuracy")
+
+
+def _top_k_outcome(key: str) -> Callable[[ItemScore], float | None]:
+    """An item's outcome for the metric ``key`` (``top5``)."""
+    return lambda row: row.top_k[key]

@@ -4,9 +4,16 @@ Third parties add kinds through the ``blimpgen.kinds`` entry-point group; a kind
 :class:`~blimpgen.generators.kinds.base.SlotKind` subclass with a nested ``Params`` model.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from blimpgen.registry import Registry
 
-slot_kinds: Registry = Registry("slot kind", entry_point_group="blimpgen.kinds")
+if TYPE_CHECKING:  # the kinds themselves load on first use
+    from blimpgen.generators.kinds.base import SlotKind
+
+slot_kinds: Registry[type[SlotKind]] = Registry("slot kind", entry_point_group="blimpgen.kinds")
 slot_kinds.register("word.v1", "blimpgen.generators.kinds.simple:WordKind")
 slot_kinds.register("choice.v1", "blimpgen.generators.kinds.simple:ChoiceKind")
 slot_kinds.register("dp.v1", "blimpgen.generators.kinds.phrases:DPKind")

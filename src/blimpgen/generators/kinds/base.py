@@ -28,30 +28,36 @@ from blimpgen.vocab.modes import relax
 Bindings = dict[str, Any]
 
 
-class Params(BaseModel):
+class KindParams(BaseModel):
     """Base for kind parameter models: strict, frozen, no unknown keys."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+# The base's earlier name, still importable for kinds written against it. Inside a kind class the
+# name ``Params`` is that kind's own model, so this module and the built-in kinds say KindParams.
+Params = KindParams
 
 
 class Phrase:
     """A multi-word value (a DP, a verb group). Features come from its head word.
 
     Subclasses set ``head`` and ``parts`` (name -> Word or None) and implement ``__str__``.
+    A phrase may have no head (empty complements): it then has no features.
     """
 
-    head: Word
+    head: Word | None
     parts: dict[str, Any]
 
     def get(self, name: str) -> Any:
         """A named part (``verb``, ``aux``, ``det``) or a feature of the head."""
         if name in self.parts:
             return self.parts[name]
-        return self.head.get(name)
+        return self.head.get(name) if self.head is not None else None
 
     @property
-    def signature(self) -> tuple:
-        return self.head.signature
+    def signature(self) -> tuple[tuple[str, Any], ...]:
+        return self.head.signature if self.head is not None else ()
 
     def words(self) -> Iterator[tuple[str, Word]]:
         """(part name, word) for every word in the phrase."""
@@ -175,12 +181,12 @@ class SlotKind(ABC):
         where: builds a located SpecError for a parameter key (``where("msg", "head")``).
     """
 
-    Params: ClassVar[type[Params]]
+    Params: ClassVar[type[KindParams]]
     # parameters renamed since they were first published: old key -> current key (the old one
     # is still read, and errors point at whichever the spec wrote)
     renamed: ClassVar[dict[str, str]] = {}
 
-    def __init__(self, name: str, params: Params, lexicon: Lexicon, earlier: list[str],
+    def __init__(self, name: str, params: KindParams, lexicon: Lexicon, earlier: list[str],
                  where: Callable[..., SpecError]) -> None:
         self.name = name
         self.params = params

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, get_args
 
 from pydantic import Field
 
 from blimpgen.errors import SpecError
-from blimpgen.generators.kinds.base import Bindings, Params, Phrase, SlotKind
+from blimpgen.generators.kinds.base import Bindings, KindParams, Phrase, SlotKind
 from blimpgen.generators.kinds.phrases import DEFAULT_DET, DP, NEGATED_OBJECT_DET, DPBuilder, DPKind
-from blimpgen.generators.kinds.verbs import PATTERNS, VerbGroupKind
+from blimpgen.generators.kinds.verbs import Pattern, VerbGroupKind
 
 SUBJECT, VERB = "__subject", "__verb"
 NOT_THAT = f"({DEFAULT_DET}) and text != that"
@@ -41,14 +41,15 @@ class Args(Phrase):
         return self.head.get(name) if self.head is not None else None
 
     @property
-    def signature(self) -> tuple:
+    def signature(self) -> tuple[tuple[str, Any], ...]:
         return self.head.signature if self.head is not None else ()
 
     def __str__(self) -> str:
         return self.text
 
 
-FRAMES = ("intransitive", "transitive", "ditransitive", "dative", "that_clause")
+Frame = Literal["intransitive", "transitive", "ditransitive", "dative", "that_clause"]
+FRAMES: tuple[str, ...] = get_args(Frame)
 
 
 def bare_present_needs_object(verb: Any) -> bool:
@@ -77,14 +78,16 @@ class ArgsKind(SlotKind):
     gunman hopes*.
     """
 
-    class Params(Params):
+    class Params(KindParams):
         verb: str
-        frames: tuple[Literal[FRAMES], ...] = ("intransitive", "transitive")  # type: ignore[valid-type]
+        frames: tuple[Frame, ...] = ("intransitive", "transitive")
         object: str = "N or PN"
         distinct: tuple[str, ...] = ()
         depth: int = 1
         under_negation: bool = False
         negated_by: str | None = None
+
+    params: Params  # the validated parameters, as this kind declares them
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
@@ -117,7 +120,7 @@ class ArgsKind(SlotKind):
         if frame == "intransitive":
             return Args(frame, {}, "")
         if frame == "that_clause":
-            clause = self.clause.sample(rng, bindings)
+            clause = self._clause().sample(rng, bindings)
             return None if clause is None else Args(frame, {"clause": clause}, f"that {clause}")
         theme_builder, recipient_builder = self._builders(verb, bindings)
         theme = theme_builder.build(rng, bindings)
@@ -136,13 +139,19 @@ class ArgsKind(SlotKind):
         verb = bindings[self.params.verb]
         problems = [] if value.frame in (verb.get("frames") or ()) else [f"verb lacks frame {value.frame}"]
         if "clause" in value.parts:
-            problems += self.clause.violations(value.parts["clause"], bindings)
+            problems += self._clause().violations(value.parts["clause"], bindings)
         theme_builder, recipient_builder = self._builders(verb, bindings)
         if "object" in value.parts:
             problems += theme_builder.violations(value.parts["object"], bindings)
         if "recipient" in value.parts:
             problems += recipient_builder.violations(value.parts["recipient"], bindings)
         return problems
+
+    def _clause(self) -> ClauseKind:
+        """The kind of a that_clause complement (there is one only when the frames and depth allow it)."""
+        if self.clause is None:
+            raise self.where("a that_clause complement needs that_clause among the frames and depth >= 1", "frames")
+        return self.clause
 
     def _builders(self, verb: Any, bindings: Bindings) -> tuple[DPBuilder, DPBuilder]:
         """Theme and recipient builders: without "some" when the verb is negated."""
@@ -169,23 +178,26 @@ class Clause(Phrase):
 
 class ClauseKind(SlotKind):
     """``kind: clause``: ``subject_where`` (formula for the subject's head), ``verb_where``
-    (formula for the verb; ``subject`` and ``verb`` are their old names, still read), ``aux``, ``negation``, ``negation_share``, ``embedded_under`` and ``frames`` as for
+    (formula for the verb; ``subject`` and ``verb`` are their old names, still read), ``aux``,
+    ``negation``, ``negation_share``, ``embedded_under`` and ``frames`` as for
     verb_group and args, ``quantified`` as for dp (the subject), ``depth`` (how many clauses
     may nest through that_clause complements; a nested clause follows the sequence of tenses
     under the verb that embeds it)."""
 
     renamed: ClassVar[dict[str, str]] = {"subject": "subject_where", "verb": "verb_where"}
 
-    class Params(Params):
+    class Params(KindParams):
         subject_where: str = "(N and animate) or PN"
         verb_where: str = "frames=transitive,intransitive"
-        aux: tuple[Literal[PATTERNS], ...] = ("simple", "modal", "progressive", "perfect")  # type: ignore[valid-type]
+        aux: tuple[Pattern, ...] = ("simple", "modal", "progressive", "perfect")
         negation: Literal["never", "optional", "always"] = "never"
         negation_share: float = Field(default=0.5, ge=0.0, le=1.0)
         embedded_under: str | None = None
         quantified: float = Field(default=0.0, ge=0.0, le=1.0)
-        frames: tuple[Literal[FRAMES], ...] = ("intransitive", "transitive")  # type: ignore[valid-type]
+        frames: tuple[Frame, ...] = ("intransitive", "transitive")
         depth: int = 1
+
+    params: Params  # the validated parameters, as this kind declares them
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import Field, model_validator
 
-from blimpgen.generators.kinds.base import Bindings, Params, SlotKind
+from blimpgen.generators.kinds.base import Bindings, KindParams, SlotKind
 
 
 class Number(int):
@@ -30,7 +30,7 @@ class NumberKind(SlotKind):
 
     MAX_DRAWS = 64
 
-    class Params(Params):
+    class Params(KindParams):
         min: int
         max: int
         step: int = Field(default=1, ge=1)
@@ -44,6 +44,8 @@ class NumberKind(SlotKind):
             if (self.max - self.min) // self.step > 10_000_000:
                 raise ValueError("the range holds more than 10,000,000 values; use a coarser step")
             return self
+
+    params: Params  # the validated parameters, as this kind declares them
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)

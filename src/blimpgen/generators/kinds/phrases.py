@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
-from blimpgen.generators.kinds.base import Bindings, Params, Phrase, SlotKind
+from blimpgen.generators.kinds.base import Bindings, KindParams, Phrase, SlotKind
 from blimpgen.generators.kinds.simple import EMPTY
 from blimpgen.vocab import morphology
 from blimpgen.vocab.lexeme import Word
@@ -23,6 +23,8 @@ NEGATED_OBJECT_DET = "frequent and not lemma=some"
 
 class DP(Phrase):
     """A determiner phrase: optional determiner + head noun (or a bare name)."""
+
+    head: Word
 
     def __init__(self, det: Word | None, head: Word) -> None:
         self.head = head
@@ -62,7 +64,7 @@ class DPBuilder:
 
     def build_with(self, rng: random.Random, bindings: Bindings, head: Word) -> DP | None:
         """A DP on a head already chosen: its determiner, if it takes one."""
-        if self.bare or head.category != "N":
+        if self.det is None or head.category != "N":  # no determiner selector: bare
             return DP(None, head)
         det = self.det.pick(rng, {**bindings, "head": head})
         return None if det is None else DP(det, head)
@@ -72,7 +74,10 @@ class DPBuilder:
         if not self.head.holds(value.head, bindings):
             problems.append(f"{value.head.id} does not satisfy {self.head.formula}")
         det = value.parts["det"]
-        if isinstance(det, Word) and not self.det.holds(det, {**bindings, "head": value.head}):
+        if isinstance(det, Word) and self.det is None:
+            problems.append(f"determiner {det.id} in a bare DP")
+        elif isinstance(det, Word) and self.det is not None and not self.det.holds(
+                det, {**bindings, "head": value.head}):
             problems.append(f"determiner {det.id} does not agree with {value.head.id}")
         return problems
 
@@ -92,12 +97,14 @@ class DPKind(SlotKind):
 
     renamed: ClassVar[dict[str, str]] = {"head": "where"}
 
-    class Params(Params):
+    class Params(KindParams):
         where: str = Field(min_length=1)
         det: str = DEFAULT_DET
         distinct: tuple[str, ...] = ()
         quantified: float = Field(default=0.0, ge=0.0, le=1.0)
         quantifiers: str = DEFAULT_QUANTIFIERS
+
+    params: Params  # the validated parameters, as this kind declares them
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import Field
 
-from blimpgen.generators.kinds.base import Bindings, Params, SlotKind
+from blimpgen.generators.kinds.base import Bindings, KindParams, SlotKind
 
 
 class Text(str):
@@ -21,6 +21,8 @@ class Text(str):
 
 class Paired(Text):
     """A choice of linked strings (``{good: more than, bad: at least}``); prints its first value."""
+
+    values: dict[str, str]
 
     def __new__(cls, values: dict[str, str]) -> Paired:
         obj = super().__new__(cls, next(iter(values.values())))
@@ -45,9 +47,11 @@ class WordKind(SlotKind):
     ``distinct: [slot, ...]`` additionally requires a lemma different from those slots'.
     """
 
-    class Params(Params):
+    class Params(KindParams):
         where: str = Field(min_length=1)
         distinct: tuple[str, ...] = ()
+
+    params: Params  # the validated parameters, as this kind declares them
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
@@ -69,8 +73,10 @@ class ChoiceKind(SlotKind):
     templates then write ``{{ quantity.good }}`` and ``{{ quantity.bad }}``.
     """
 
-    class Params(Params):
+    class Params(KindParams):
         values: tuple[str | dict[str, str], ...] = Field(min_length=1)
+
+    params: Params  # the validated parameters, as this kind declares them
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)

@@ -23,9 +23,10 @@ With ``agreeing: true`` only patterns whose agreeing word marks number are used,
 Policies that make the group read naturally (each a parameter with a default):
 
 * ``present: natural`` - the simple present (and do/does, and the present passive) only with
-  verbs that read naturally in it out of context: ``stative`` verbs (knows, owns, annoys) and ``habitual`` ones (teaches,
-  jogs, thinks). Other eventive verbs (forget, learn, chew) get the past, progressive, perfect
-  or a modal: *This butler forgets those apprentices* becomes *This butler forgot ...*.
+  verbs that read naturally in it out of context: ``stative`` verbs (knows, owns, annoys) and
+  ``habitual`` ones (teaches, jogs, thinks). Other eventive verbs (forget, learn, chew) get the
+  past, progressive, perfect or a modal: *This butler forgets those apprentices* becomes *This
+  butler forgot ...*.
   With ``bare: true`` (the template writes no complement after the verb) a habitual verb
   must also be an activity that is a habit on its own (``scene``: *The crow swims*, not *The
   finalist saves*). ``present: stative`` keeps only stative verbs (for uses where a verb's habitual reading is
@@ -52,21 +53,23 @@ Policies that make the group read naturally (each a parameter with a default):
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, get_args
 
 from pydantic import Field
 
-from blimpgen.generators.kinds.base import Bindings, Params, Phrase, Selector, SlotKind, resolve
+from blimpgen.generators.kinds.base import Bindings, KindParams, Phrase, Selector, SlotKind, resolve
 from blimpgen.generators.kinds.simple import EMPTY
 from blimpgen.grammar.templates import RenderDeadEnd
 from blimpgen.vocab.lexeme import Word
 
-PATTERNS = ("simple", "modal", "do", "progressive", "perfect", "passive")
+Pattern = Literal["simple", "modal", "do", "progressive", "perfect", "passive"]
+PATTERNS: tuple[str, ...] = get_args(Pattern)
 AUX_OF = {"modal": "modal", "do": "do", "progressive": "be", "perfect": "have", "passive": "be"}
 VFORM_OF = {"modal": "bare", "do": "bare", "progressive": "ing", "perfect": "en", "passive": "en"}
-MODALS = ("will", "would", "can", "could", "should", "might", "must", "may")
-DEFAULT_MODALS = ("will", "would", "can", "could", "might", "should")
-DEFAULT_STATIVE_MODALS = ("will", "would", "could", "might", "must")
+Modal = Literal["will", "would", "can", "could", "should", "might", "must", "may"]
+MODALS: tuple[str, ...] = get_args(Modal)
+DEFAULT_MODALS: tuple[Modal, ...] = ("will", "would", "can", "could", "might", "should")
+DEFAULT_STATIVE_MODALS: tuple[Modal, ...] = ("will", "would", "could", "might", "must")
 
 # The time of a verb group, as sequence-of-tense rules see it: its finite word's tense, with
 # the past perfect apart (it needs a past anchor) and modals split by form: the past-form
@@ -90,7 +93,7 @@ def time_of(aux: Word | None, verb: Word) -> str | None:
     return PRESENT
 
 
-def anchored_times(relation: str, anchor: str, prospective: bool = False) -> tuple[frozenset, frozenset]:
+def anchored_times(relation: str, anchor: str, prospective: bool = False) -> tuple[frozenset[str], frozenset[str]]:
     """(allowed time classes, banned modal lemmas) for a group in ``relation`` to a group of
     time ``anchor``: ``complement`` (sequence of tenses) or ``relative`` (one time sphere).
     The complement of a ``prospective`` verb (promise, predict) is about a later time: a modal."""
@@ -117,6 +120,8 @@ def pattern_time(pattern: str, tense: str) -> str:
 
 class VerbGroup(Phrase):
     """An auxiliary (possibly empty) and a verb; ``str`` is "aux verb"."""
+
+    head: Word
 
     def __init__(self, aux: Word | None, verb: Word, pattern: str, agreeing: Word) -> None:
         self.head = verb
@@ -167,10 +172,10 @@ class VerbGroupKind(SlotKind):
 
     renamed: ClassVar[dict[str, str]] = {"verb": "where"}
 
-    class Params(Params):
+    class Params(KindParams):
         where: str = Field(min_length=1)
         subject: str | None = None
-        aux: tuple[Literal[PATTERNS], ...] = ("simple", "modal", "progressive", "perfect")  # type: ignore[valid-type]
+        aux: tuple[Pattern, ...] = ("simple", "modal", "progressive", "perfect")
         tense: tuple[Literal["pres", "past"], ...] = ("pres", "past")
         negation: Literal["never", "optional", "always"] = "never"
         negation_share: float = Field(default=0.5, ge=0.0, le=1.0)
@@ -180,10 +185,12 @@ class VerbGroupKind(SlotKind):
         distinct: tuple[str, ...] = ()
         present: Literal["natural", "stative", "any"] = "natural"
         bare: bool = False
-        modals: tuple[Literal[MODALS], ...] = DEFAULT_MODALS  # type: ignore[valid-type]
-        stative_modals: tuple[Literal[MODALS], ...] = DEFAULT_STATIVE_MODALS  # type: ignore[valid-type]
+        modals: tuple[Modal, ...] = DEFAULT_MODALS
+        stative_modals: tuple[Modal, ...] = DEFAULT_STATIVE_MODALS
         embedded_under: str | None = None
         same_time_as: str | None = None
+
+    params: Params  # the validated parameters, as this kind declares them
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
@@ -198,10 +205,10 @@ class VerbGroupKind(SlotKind):
         self.check_formula(p.where, "where")
         takes = f" and takes(arg1, {p.subject})" if p.subject and p.select_subject else ""
         takes += self.distinct_clause(p.distinct)
-        self._selectors: dict[tuple[str, bool, bool], Selector] = {}
+        self._selectors: dict[tuple[str, bool, str], Selector] = {}
         self._formula = f"V and ({p.where}){takes}"
         self.selector(self._formula, "where")  # validate now, with the spec's line
-        self._aux: dict[tuple, list[Word]] = {}
+        self._aux: dict[tuple[Any, bool, Any], list[Word]] = {}  # (aux, negated, tense)
         for word in self.lexicon.category("AUX"):
             key = (word.get("aux"), bool(word.get("negated")), word.get("tense"))
             self._aux.setdefault(key, []).append(word)
@@ -235,17 +242,19 @@ class VerbGroupKind(SlotKind):
         det = resolve(bindings, (self.params.subject, "det")) if self.params.subject else None
         return isinstance(det, Word) and det.lemma in UNIVERSAL
 
-    def _anchor(self, bindings: Bindings) -> tuple[frozenset, frozenset] | None:
+    def _anchor(self, bindings: Bindings) -> tuple[frozenset[str], frozenset[str]] | None:
         """(allowed times, banned modal lemmas) from the anchoring slot, or None."""
         p = self.params
         slot, relation = (p.embedded_under, "complement") if p.embedded_under else (p.same_time_as, "relative")
         if slot is None:
             return None
         value = bindings.get(slot)
-        anchor = group_time(value)
-        return None if anchor is None else anchored_times(relation, anchor, bool(value.get("prospective")))
+        anchor = group_time(value)  # None for a value that is no verb group (None included)
+        if anchor is None or value is None:
+            return None
+        return anchored_times(relation, anchor, bool(value.get("prospective")))
 
-    def _modal_ok(self, aux: Word, verb: Word, anchor: tuple | None) -> bool:
+    def _modal_ok(self, aux: Word, verb: Word, anchor: tuple[frozenset[str], frozenset[str]] | None) -> bool:
         if aux.lemma not in self._modals[bool(verb.get("stative"))]:
             return False
         return anchor is None or (time_of(aux, verb) in anchor[0] and aux.lemma not in anchor[1])

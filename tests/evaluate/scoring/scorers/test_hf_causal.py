@@ -13,7 +13,8 @@ from blimpgen.evaluate.scoring.scorers.hf_causal import CausalLMScorer  # noqa: 
 
 from ...tiny import AGREEMENT, ANAPHOR, SENTENCES, make_gpt2, make_tokenizer, naive_causal_logprobs  # noqa: E402
 
-PAIRS = [(good, bad) for good, bad, _ in AGREEMENT + ANAPHOR] + [(SENTENCES[4], SENTENCES[5]), (SENTENCES[0], SENTENCES[0])]
+PAIRS = ([(good, bad) for good, bad, _ in AGREEMENT + ANAPHOR]
+         + [(SENTENCES[4], SENTENCES[5]), (SENTENCES[0], SENTENCES[0])])
 
 
 @pytest.fixture(scope="module", params=["wordlevel", "bpe"])
@@ -130,12 +131,14 @@ def test_hf_causal_tiny_trained_gpt2_prefers_good_on_held_out_pairs():
     rng.shuffle(items)
     held_out, train = items[:12], items[12:]
     train_text = [f"The {s} is {v} ." for s, _, v in train] + [f"The {p} are {v} ." for _, p, v in train]
-    vocabulary_text = train_text + [f"The {p} is {v} ." for _, p, v in items] + [f"The {s} are {v} ." for s, _, v in items]
+    vocabulary_text = (train_text + [f"The {p} is {v} ." for _, p, v in items]
+                       + [f"The {s} are {v} ." for s, _, v in items])
     tokenizer = make_tokenizer("wordlevel", texts=vocabulary_text)
     model = make_gpt2(tokenizer, layers=2, width=48, seed=1)
     model.train()
     optimizer = torch.optim.AdamW(model.parameters(), lr=3e-3)
-    encoded = [torch.tensor([tokenizer.bos_token_id, *tokenizer.encode(t, add_special_tokens=False)]) for t in train_text]
+    encoded = [torch.tensor([tokenizer.bos_token_id, *tokenizer.encode(t, add_special_tokens=False)])
+               for t in train_text]
     batch = torch.stack(encoded)  # all training sentences have the same length
     for _ in range(300):
         loss = model(batch, labels=batch).loss

@@ -107,5 +107,6 @@ def test_hf_masked_text_longer_than_the_context_is_a_query_error(tiny):
     assert info.value.index == 1 and info.value.problem.startswith("is 65 tokens with the special tokens, more "
                                                                    "than the 64 that model BertForMaskedLM reads")
     with pytest.raises(QueryError) as info:
-        scorer.blank([BlankQuery("The ", " is sleeping .", ("cat",)), BlankQuery(" ".join(words) + " ", " .", ("cat",))])
+        scorer.blank([BlankQuery("The ", " is sleeping .", ("cat",)),
+                      BlankQuery(" ".join(words) + " ", " .", ("cat",))])
     assert info.value.index == 1

@@ -180,7 +180,8 @@ def _emit(scorer: Any, torch: Any, states: Any, selection: _Selection, out: list
     if not selection.rows:
         return
     device = states.device
-    picked = states[torch.tensor(selection.state_rows, device=device), torch.tensor(selection.state_cols, device=device)]
+    picked = states[torch.tensor(selection.state_rows, device=device),
+                    torch.tensor(selection.state_cols, device=device)]
     values = scorer.head_logprobs(picked, torch.tensor(selection.rows, device=device),
                                   torch.tensor(selection.targets, device=device)).tolist()
     for (item, slot), value in zip(selection.slots, values):

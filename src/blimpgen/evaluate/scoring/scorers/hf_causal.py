@@ -28,8 +28,16 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from blimpgen.errors import ModelLoadError, OptionError
 from blimpgen.evaluate.scoring.base import BlankQuery, BlankScores, Query, QueryError, TokenScores
-from blimpgen.evaluate.scoring.scorers._torch import (TorchScorer, check_tokenizer, embedding_rows, encode_query,
-                                                      load_pretrained, max_positions, resolve_device, resolve_dtype)
+from blimpgen.evaluate.scoring.scorers._torch import (
+    TorchScorer,
+    check_tokenizer,
+    embedding_rows,
+    encode_query,
+    load_pretrained,
+    max_positions,
+    resolve_device,
+    resolve_dtype,
+)
 
 if TYPE_CHECKING:  # the annotations say what only a library caller can pass (scoring.options)
     from transformers import PreTrainedModel, PreTrainedTokenizerBase
@@ -80,30 +88,33 @@ class CausalLMScorer(TorchScorer):
                  batch_tokens: int | None = None, first_token: Literal["bos", "none"] = "bos",
                  share_prefix: bool = True) -> None:
         import torch
-
         from transformers import AutoModelForCausalLM
 
         if first_token not in ("bos", "none"):
             raise OptionError(f"first_token must be 'bos' or 'none', got {first_token!r}")
         self.model_name = model if isinstance(model, str) else type(model).__name__
         torch_dtype = resolve_dtype(dtype, device)
+        network: PreTrainedModel
         if isinstance(model, str):
-            model, tokenizer = load_pretrained(AutoModelForCausalLM, model, torch_dtype, device_map, tokenizer)
+            network, tokenizer = load_pretrained(AutoModelForCausalLM, model, torch_dtype, device_map, tokenizer)
+        else:
+            network = model
         if tokenizer is None:
             raise OptionError("hf-causal needs a tokenizer when given a loaded model")
-        check_tokenizer(tokenizer, embedding_rows(model), self.model_name)
-        self.max_positions = max_positions(model)
+        check_tokenizer(tokenizer, embedding_rows(network), self.model_name)
+        self.max_positions = max_positions(network)
         if device_map is None:
-            model = model.to(resolve_device(device), dtype=torch_dtype)
-        self.model = model.eval()
+            network = network.to(resolve_device(device), dtype=torch_dtype)
+        self.model = network.eval()
         self.tokenizer = tokenizer
         if batch_tokens is None:
             # Measured with bench/eval_speed.py on a 2-core CPU (6x512 GPT-2, all 67 paradigms,
             # prefix trees): 512 tokens per pass ran 11.8-12.1 s, 256 ran 13-14 s, 1024 12.5 s and
             # 4096 14.2 s, since larger batches spill the caches. Accelerators want large batches.
-            on_cpu = next(model.parameters()).device.type == "cpu"
+            on_cpu = next(network.parameters()).device.type == "cpu"
             batch_tokens = CPU_BATCH_TOKENS if on_cpu else ACCELERATOR_BATCH_TOKENS
-        self.dtype, self.device_map, self.batch_tokens = str(torch_dtype).replace("torch.", ""), device_map, batch_tokens
+        self.dtype = str(torch_dtype).replace("torch.", "")
+        self.device_map, self.batch_tokens = device_map, batch_tokens
         self.first_token, self.share_prefix = first_token, share_prefix
         self.prefix_id: int | None = None
         if first_token == "bos":
@@ -111,14 +122,15 @@ class CausalLMScorer(TorchScorer):
             if self.prefix_id is None:
                 raise ModelLoadError(f"tokenizer of {self.model_name} has neither a BOS nor an EOS token, so the "
                                      "first word cannot be scored; use --first-token none")
-        model_type = getattr(model.config, "model_type", "")
-        self.split_head = model_type in _PLAIN_HEAD_TYPES and model.get_output_embeddings() is not None
-        attention = getattr(model.config, "_attn_implementation", None) or "eager"
+        model_type = getattr(network.config, "model_type", "")
+        self.split_head = model_type in _PLAIN_HEAD_TYPES and network.get_output_embeddings() is not None
+        attention = getattr(network.config, "_attn_implementation", None) or "eager"
         self.tree_mask = model_type in _TREE_MASK_TYPES and attention in _TREE_MASK_ATTENTION
         self._torch = torch
 
     def tokenize(self, text: str) -> list[str]:
-        return self.tokenizer.convert_ids_to_tokens(self.tokenizer.encode(text, add_special_tokens=False))
+        tokens = self.tokenizer.convert_ids_to_tokens(self.tokenizer.encode(text, add_special_tokens=False))
+        return [tokens] if isinstance(tokens, str) else tokens  # a list of ids gives a list
 
     def options(self) -> dict[str, Any]:
         return {"scorer": self.name, "model": self.model_name, "dtype": self.dtype,

@@ -84,26 +84,37 @@ class MaskedLMScorer(TorchScorer):
             raise OptionError(f"unknown PLL metric {pll!r}; expected one of: {', '.join(PLL_METRICS)}")
         self.model_name = model if isinstance(model, str) else type(model).__name__
         torch_dtype = resolve_dtype(dtype, device)
+        network: PreTrainedModel
         if isinstance(model, str):
-            model, tokenizer = load_pretrained(AutoModelForMaskedLM, model, torch_dtype, device_map, tokenizer)
+            network, tokenizer = load_pretrained(AutoModelForMaskedLM, model, torch_dtype, device_map, tokenizer)
+        else:
+            network = model
         if tokenizer is None:
             raise OptionError("hf-masked needs a tokenizer when given a loaded model")
-        check_tokenizer(tokenizer, embedding_rows(model), self.model_name)
+        check_tokenizer(tokenizer, embedding_rows(network), self.model_name)
         if tokenizer.mask_token_id is None:
             raise ModelLoadError(f"tokenizer of {self.model_name} has no mask token; hf-masked needs one")
         if not getattr(tokenizer, "is_fast", False):
             raise ModelLoadError(f"tokenizer of {self.model_name} is not a fast tokenizer; hf-masked needs word ids")
         if device_map is None:
-            model = model.to(resolve_device(device), dtype=torch_dtype)
-        self.model, self.tokenizer = model.eval(), tokenizer
+            network = network.to(resolve_device(device), dtype=torch_dtype)
+        self.model, self.tokenizer = network.eval(), tokenizer
         self.pll, self.batch_tokens, self.device_map = pll, batch_tokens, device_map
         self.dtype = str(torch_dtype).replace("torch.", "")
-        self._head = _HEADS.get(getattr(model.config, "model_type", ""))
-        self.max_positions = max_positions(model)
+        self._head = _HEADS.get(getattr(network.config, "model_type", ""))
+        self.max_positions = max_positions(network)
         self._torch = torch
 
     def tokenize(self, text: str) -> list[str]:
-        return self.tokenizer.convert_ids_to_tokens(self.tokenizer.encode(text, add_special_tokens=False))
+        tokens = self.tokenizer.convert_ids_to_tokens(self.tokenizer.encode(text, add_special_tokens=False))
+        return [tokens] if isinstance(tokens, str) else tokens  # a list of ids gives a list
+
+    def _token_text(self, token_id: int) -> str:
+        """One token as text, without the space a tokenizer may mark word starts with."""
+        text = self.tokenizer.decode([token_id])
+        if not isinstance(text, str):  # decode gives one string for one sequence of ids
+            raise ModelLoadError(f"tokenizer of {self.model_name} decodes a token to {text!r}, not to a string")
+        return text.strip()
 
     def options(self) -> dict[str, Any]:
         return {"scorer": self.name, "model": self.model_name, "pll": self.pll, "dtype": self.dtype,
@@ -242,7 +253,7 @@ class MaskedLMScorer(TorchScorer):
         device = self.model.get_input_embeddings().weight.device
         pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
         step = max(1, (1 << 26) // max(1, self.model.config.vocab_size))  # bounds rows x V logits held at once
-        out: list[BlankScores | None] = [None] * len(queries)
+        out: dict[int, BlankScores] = {}  # query index -> its scores
         with torch.inference_mode():
             start = 0
             while start < len(order):
@@ -265,14 +276,14 @@ class MaskedLMScorer(TorchScorer):
                 top_ids = torch.topk(logprobs, min(top_k, logprobs.shape[-1])).indices.tolist() if top_k else None
                 for r, c in enumerate(batch):
                     row = logprobs[r]
-                    top = tuple(self.tokenizer.decode([i]).strip() for i in top_ids[r]) if top_ids else ()
+                    top = tuple(self._token_text(i) for i in top_ids[r]) if top_ids else ()
                     for index in asking[contexts[c]]:
                         wanted = torch.tensor(targets[index], device=row.device)
                         values = row[wanted]
                         ranks = 1 + (row.unsqueeze(0) > values.unsqueeze(1)).sum(dim=1)
                         out[index] = BlankScores(tuple(values.tolist()), top, tuple(ranks.tolist()))
                 start = end
-        return out  # type: ignore[return-value]
+        return [out[index] for index in range(len(queries))]  # every query asks in one context
 
     def _blank_rows(self, contexts: Sequence[tuple[str, str]]) -> list[tuple[list[int], int]]:
         """Token ids of each context with the mask token in the blank, and the mask's position."""

@@ -87,10 +87,10 @@ class UnigramScorer(Scorer):
             raise OptionError("unigram scorer needs exactly one of counts or corpus (--scorer-option corpus=FILE)")
         self.lowercase = lowercase
         self.corpus = str(corpus) if corpus is not None else None
-        if corpus is not None:
+        if counts is not None:
+            self.model = UnigramModel(counts)
+        elif corpus is not None:  # exactly one of the two is given (checked above)
             self.model = UnigramModel.train(read_corpus_lines(corpus), self.tokenize)
-        else:
-            self.model = UnigramModel(counts)  # type: ignore[arg-type]
 
     def tokenize(self, text: str) -> list[str]:
         return word_tokenize(text, self.lowercase)
