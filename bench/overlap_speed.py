@@ -111,9 +111,10 @@ def main() -> None:
                             done.stdout)
         found = int(total.group(2)) if total else -1
         megabytes, tokens, seconds = float(scanned.group(1)), int(scanned.group(3)), float(scanned.group(4))
-        print(f"audit --overlap: {wall:.1f} s wall, {usage['cpu_s']:.1f} s CPU (whole process: {megabytes / wall:.1f} MB/s "
-              f"wall, {megabytes / usage['cpu_s']:.1f} MB/s CPU); scan alone {seconds:.1f} s wall = "
-              f"{megabytes / seconds:.1f} MB/s, {tokens / seconds / 1e6:.2f} M tokens/s; peak RSS {usage['rss_mb']:.0f} MB")
+        print(f"audit --overlap: {wall:.1f} s wall, {usage['cpu_s']:.1f} s CPU (whole process: "
+              f"{megabytes / wall:.1f} MB/s wall, {megabytes / usage['cpu_s']:.1f} MB/s CPU); scan alone "
+              f"{seconds:.1f} s wall = {megabytes / seconds:.1f} MB/s, {tokens / seconds / 1e6:.2f} M tokens/s; "
+              f"peak RSS {usage['rss_mb']:.0f} MB")
         print(f"load average before/after: {load_before} / {os.getloadavg()[0]:.2f} (2 shared cores: wall time "
               "depends on it, CPU time much less)")
         print(f"good sentences found verbatim: {found} (planted {len(planted)}; WikiText itself holds none)")

@@ -55,7 +55,8 @@ def main() -> None:
            "paradigms": [s.uid for s in sources], "skipped": [uid for uid, _ in skipped], "items": []}
     for number, pair in enumerate(items, start=1):
         good_first = rng.random() < 0.5
-        first, second = (pair.sentence_good, pair.sentence_bad) if good_first else (pair.sentence_bad, pair.sentence_good)
+        good, bad = pair.sentence_good, pair.sentence_bad
+        first, second = (good, bad) if good_first else (bad, good)
         lines += [f"{number}. A: {first}", f"   B: {second}", "   Acceptable: ___", ""]
         key["items"].append({"item": number, "good": "A" if good_first else "B", "uid": pair.UID,
                              "pair_id": pair.pair_id, "sentence_good": pair.sentence_good,

@@ -10,8 +10,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from blimpgen.authoring.overlap import (OverlapIndex, index_pairs, overlap_data, render_markdown, render_text,
-                                        rows_by_uid, scan_corpus, tokenize)
+from blimpgen.authoring.overlap import (
+    OverlapIndex,
+    index_pairs,
+    overlap_data,
+    render_markdown,
+    render_text,
+    rows_by_uid,
+    scan_corpus,
+    tokenize,
+)
 from blimpgen.records.pair import MinimalPair
 
 PAIRS = [

@@ -10,7 +10,8 @@ from tests.cli.test_author_cli import run
 
 def test_lexicon_mode_cli_gen_records_the_mode(tmp_path: Path) -> None:
     out = tmp_path / "npi.jsonl"
-    code, output = run("gen", "-p", "npi_present_1", "-n", "5", "--seed", "2", "--lexicon-mode", "nonce", "-o", str(out))
+    code, output = run("gen", "-p", "npi_present_1", "-n", "5", "--seed", "2", "--lexicon-mode", "nonce",
+                       "-o", str(out))
     assert code == 0, output
     records = [json.loads(line) for line in out.read_text().splitlines()]
     assert [r["lexicon_mode"] for r in records] == ["nonce"] * 5

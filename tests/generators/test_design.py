@@ -34,7 +34,8 @@ def test_design_full_is_balanced_and_records_levels() -> None:
         assert source.violations(bindings) == [] and source.findings(bindings, fields) == [], pair
         has_rc = any(slot.startswith("rc.") for slot in pair.slots)
         attractor = "rc" if has_rc else "pp" if "att.head" in pair.slots else "none"
-        assert attractor == pair.levels["attractor"] and ("adj" in pair.slots) == (pair.levels["adjective"] == "present")
+        assert attractor == pair.levels["attractor"]
+        assert ("adj" in pair.slots) == (pair.levels["adjective"] == "present")
 
 
 def test_design_is_reproducible() -> None:

@@ -56,10 +56,13 @@ def test_factors_formulas_and_spacing() -> None:
 
 
 @pytest.mark.parametrize(("change", "message"), [
-    (("good:", "branches: {b: {good: x, bad: y}}\ngood:"), "small.yaml:18: branches: give factors or branches, not both"),
-    (("    pp:\n      slots:", "    pp:\n      colour: red\n      slots:"), "small.yaml:14: factors.attractor.pp: a level has slots and text only, not ['colour']"),
+    (("good:", "branches: {b: {good: x, bad: y}}\ngood:"),
+     "small.yaml:18: branches: give factors or branches, not both"),
+    (("    pp:\n      slots:", "    pp:\n      colour: red\n      slots:"),
+     "small.yaml:14: factors.attractor.pp: a level has slots and text only, not ['colour']"),
     (("    none: {}\n    pp:", "    pp:"), "small.yaml:12: factors.attractor: a factor needs at least two levels"),
-    (("  attractor:", "  head:"), "small.yaml:12: factors.head: factor name 'head' must be an identifier that is not a slot"),
+    (("  attractor:", "  head:"),
+     "small.yaml:12: factors.head: factor name 'head' must be an identifier that is not a slot"),
 ])
 def test_factors_errors_are_located(change: tuple[str, str], message: str) -> None:
     text = SMALL.replace(*change)

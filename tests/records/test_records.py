@@ -84,6 +84,7 @@ def test_records_lexicon_mode_round_trips_and_old_records_read() -> None:
     assert list(data)[list(data).index("lexicon_hash") + 1] == "lexicon_mode"
     assert MinimalPair.from_dict(data) == pair
     old = {k: v for k, v in data.items() if k != "lexicon_mode"}
-    assert MinimalPair.from_dict(old).lexicon_mode is None and "lexicon_mode" not in MinimalPair.from_dict(old).to_dict()
+    assert MinimalPair.from_dict(old).lexicon_mode is None
+    assert "lexicon_mode" not in MinimalPair.from_dict(old).to_dict()
     with pytest.raises(DataError, match="field 'lexicon_mode' must be a string"):
         MinimalPair.from_dict({**data, "lexicon_mode": 3}, where="f.jsonl:4")

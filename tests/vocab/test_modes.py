@@ -40,7 +40,8 @@ def test_modes_constants_evaluate_in_both_evaluators() -> None:
     word = lexicon.words[0]
     assert lexicon.index.evaluate(TRUE, None) == lexicon.index.all and lexicon.index.evaluate(FALSE, None) == 0
     categories = lexicon.categories
-    assert query.compile_formula(TRUE, categories)(word, None) and not query.compile_formula(FALSE, categories)(word, None)
+    assert query.compile_formula(TRUE, categories)(word, None)
+    assert not query.compile_formula(FALSE, categories)(word, None)
 
 
 def test_modes_plausibility_features_are_declared() -> None:

@@ -7,13 +7,21 @@ import sys
 from functools import cache
 from pathlib import Path
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from blimpgen.vocab import Lexicon, load_lexicon, morphology
-from blimpgen.vocab.nonce import (FORM_FEATURES, NONCE_CATEGORIES, forms, nonce_lexicon, pronounceable, pseudo_word,
-                                  regular_plural, shipped_pool, usable)
+from blimpgen.vocab.nonce import (
+    FORM_FEATURES,
+    NONCE_CATEGORIES,
+    forms,
+    nonce_lexicon,
+    pronounceable,
+    pseudo_word,
+    regular_plural,
+    shipped_pool,
+    usable,
+)
 
 
 @cache
@@ -60,7 +68,8 @@ def test_nonce_forms_are_regular() -> None:
         if word.category == "N" and word.get("number") == "pl":
             assert word.text == regular_plural(lemma) and word.get("plural_type") == "regular"
         if word.category == "V":
-            expected = {"bare": lemma, "pres": morphology.third_singular(lemma) if word.get("number") == "sg" else lemma,
+            pres = morphology.third_singular(lemma) if word.get("number") == "sg" else lemma
+            expected = {"bare": lemma, "pres": pres,
                         "past": morphology.regular_past(lemma), "en": morphology.regular_past(lemma),
                         "ing": morphology.present_participle(lemma)}[vform]
             assert word.text == expected and not word.get("distinct_en") and not word.get("syncretic_past")

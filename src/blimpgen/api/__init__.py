@@ -54,7 +54,7 @@ def generate(paradigm: str | Paradigm, n: int = 1000, seed: int = 0,
         GenerationError: when ``n`` unique pairs cannot be made. UnknownNameError: for an unknown UID.
     """
     source = paradigm if isinstance(paradigm, Paradigm) else paradigms([paradigm], paradigm_paths)[paradigm]
-    return [record for record, _ in generate_records(source, n, seed)]  # type: ignore[misc]
+    return [record for record, _ in generate_records(source, n, seed)]
 
 
 def scorer(model: Any, tokenizer: Any = None, kind: str | None = None, **options: Any) -> Scorer:

@@ -20,8 +20,8 @@ import gzip
 import json
 import zlib
 from collections.abc import Iterator
+from io import BufferedIOBase
 from pathlib import Path
-from typing import IO
 
 from blimpgen.errors import DataError
 
@@ -55,7 +55,7 @@ def is_jsonl(path: Path) -> bool:
     return path.name.endswith((".jsonl", ".jsonl.gz"))
 
 
-def _open(path: Path) -> IO[bytes]:
+def _open(path: Path) -> BufferedIOBase:
     try:
         if path.name.endswith(".gz"):
             return gzip.open(path, "rb")

@@ -171,7 +171,8 @@ class OverlapIndex:
         """Index one pair of paradigm ``uid`` (before any :meth:`scan`)."""
         if self._table is not None:
             raise RuntimeError("add every pair before scanning")
-        keys, grams = [], set()
+        keys: list[int] = []
+        grams: set[int] = set()
         for text in (good, bad):
             key = self._key(text)
             ident = self._id(key) if key else -1
@@ -217,9 +218,9 @@ class OverlapIndex:
                         if run.startswith(key, start):
                             hits[ident] += 1
                 for length in short_lengths:
-                    ident = short.get(run[start:start + length]) if start + length <= size else None
-                    if ident is not None:
-                        hits[ident] += 1
+                    short_ident = short.get(run[start:start + length]) if start + length <= size else None
+                    if short_ident is not None:
+                        hits[short_ident] += 1
 
     def text(self, ident: int) -> str:
         """A sentence as generated, or an n-gram as its normalised tokens."""
@@ -346,10 +347,10 @@ def render_markdown(report: OverlapReport) -> str:
     n = report.n
     lines = ["# Contamination check", "",
              f"Corpus `{report.corpus}`: {report.corpus_bytes / 1e6:.1f} MB, {report.corpus_lines} lines, "
-             f"{report.corpus_tokens} tokens, scanned in {report.seconds:.1f} s. Verbatim: sentences whose whole token sequence occurs in one corpus "
-             f"line. {n}-grams: distinct n-grams of {n} tokens of the generated sentences found in the corpus "
-             "(sentences shorter than that have none). Tokens are lower-cased words and digits; punctuation is "
-             "ignored (`blimpgen.authoring.overlap`).", "",
+             f"{report.corpus_tokens} tokens, scanned in {report.seconds:.1f} s. Verbatim: sentences whose whole "
+             f"token sequence occurs in one corpus line. {n}-grams: distinct n-grams of {n} tokens of the "
+             "generated sentences found in the corpus (sentences shorter than that have none). Tokens are "
+             "lower-cased words and digits; punctuation is ignored (`blimpgen.authoring.overlap`).", "",
              f"| UID | pairs | good verbatim | bad verbatim | sentences < {n} tokens | {n}-grams found | "
              "pairs with overlap |", "|---|---|---|---|---|---|---|"]
     total = ParadigmOverlap("**total**")

@@ -9,14 +9,13 @@ prefix of the output is as balanced as it can be, the pairs keep one RNG stream 
 from __future__ import annotations
 
 import random
-from collections import Counter
-from typing import Any
+from typing import Any, ClassVar
 
 from blimpgen.errors import OptionError
 from blimpgen.generators.kinds.base import Bindings
 from blimpgen.generators.paradigm import Paradigm
-from blimpgen.generators.source import DeadEnd
-from blimpgen.records import Record
+from blimpgen.generators.source import DeadEnd, Trace
+from blimpgen.records import MinimalPair
 
 
 class BalancedDesign:
@@ -29,6 +28,10 @@ class BalancedDesign:
         OptionError: for a paradigm without factors.
     """
 
+    unit: ClassVar[str] = Paradigm.unit
+    duplicate_reason: ClassVar[str] = Paradigm.duplicate_reason
+    identity: ClassVar[str] = Paradigm.identity
+
     def __init__(self, paradigm: Paradigm) -> None:
         if getattr(paradigm, "design", None) is None:
             raise OptionError(f"{paradigm.uid} has no factors, so --design does not apply to it")
@@ -39,12 +42,12 @@ class BalancedDesign:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.paradigm, name)
 
-    def sample(self, rng: random.Random, trace: Counter | None = None) -> Bindings | DeadEnd:
+    def sample(self, rng: random.Random, trace: Trace | None = None) -> Bindings | DeadEnd:
         """Draw from the cell whose turn it is."""
         return self.paradigm.sample(rng, trace, branch=self.turn % self.cells)
 
     def to_records(self, index: int, bindings: Bindings, fields: dict[str, Any],
-                   provenance: dict[str, Any]) -> list[Record]:
+                   provenance: dict[str, Any]) -> list[MinimalPair]:
         """The pair, then the next cell's turn."""
         self.turn = index + 1
         return self.paradigm.to_records(index, bindings, fields, provenance)

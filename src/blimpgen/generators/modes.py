@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Sequence
+from typing import Any
 
 from blimpgen.errors import OptionError
 from blimpgen.generators.catalog import Catalog, build_source
@@ -18,6 +19,7 @@ from blimpgen.generators.source import Source
 from blimpgen.grammar.loader import LoadedSpec
 from blimpgen.grammar.modes import mode_table
 from blimpgen.grammar.spec import ParadigmSpec
+from blimpgen.records import Record
 from blimpgen.vocab.lexicon import Lexicon
 from blimpgen.vocab.modes import LEXICON_MODES, colorless_lexicon
 from blimpgen.vocab.nonce import nonce_lexicon
@@ -58,7 +60,7 @@ def refusal(loaded: LoadedSpec, mode: str) -> str | None:
 
 
 def build_in_mode(catalog: Catalog, uids: Sequence[str], mode: str, seed: int = 0, skip_refused: bool = False,
-                  options: dict | None = None) -> tuple[list[Source], list[tuple[str, str]]]:
+                  options: dict[str, Any] | None = None) -> tuple[list[Source[Record]], list[tuple[str, str]]]:
     """Sources for ``uids`` over the lexicon of ``mode``, and the (UID, reason) of those left out.
 
     Args:

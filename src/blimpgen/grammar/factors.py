@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,6 +61,11 @@ def cell_name(levels: dict[str, str]) -> str:
     return ",".join(f"{factor}={level}" for factor, level in levels.items())
 
 
+def _literal(text: str) -> Callable[[re.Match[str]], str]:
+    """A ``re.sub`` replacement that inserts ``text`` as it is (no backslash escapes)."""
+    return lambda _: text
+
+
 def _substitute(value: Any, texts: dict[str, str]) -> Any:
     """A template (or a block of templates) with each ``{{ factor }}`` replaced by its level text."""
     if isinstance(value, dict):
@@ -67,7 +73,7 @@ def _substitute(value: Any, texts: dict[str, str]) -> Any:
     if not isinstance(value, str):
         return value
     for factor, text in texts.items():
-        value = re.sub(r"\{\{\s*" + re.escape(factor) + r"\s*\}\}", lambda _: text, value)
+        value = re.sub(r"\{\{\s*" + re.escape(factor) + r"\s*\}\}", _literal(text), value)
     return value
 
 
@@ -78,8 +84,9 @@ def _check(raw: dict[str, Any], table: LineTable) -> list[SpecError]:
     errors = []
     if "branches" in raw:
         errors.append(table.error(("branches",), "give factors or branches, not both (factors make the branches)"))
-    shared = raw.get("slots") if isinstance(raw.get("slots"), dict) else {}
-    added: dict[str, tuple] = {}
+    top_slots = raw.get("slots")
+    shared: dict[str, Any] = top_slots if isinstance(top_slots, dict) else {}
+    added: dict[str, tuple[str]] = {}
     for factor, levels in factors.items():
         where: KeyPath = ("factors", factor)
         if not isinstance(factor, str) or not NAME.match(factor) or factor in shared:
@@ -95,7 +102,8 @@ def _check(raw: dict[str, Any], table: LineTable) -> list[SpecError]:
                 continue
             if not isinstance(body, dict) or set(body) - set(LEVEL_KEYS):
                 unknown = sorted(set(body) - set(LEVEL_KEYS)) if isinstance(body, dict) else []
-                errors.append(table.error(at, f"a level has slots and text only{f', not {unknown}' if unknown else ''}"))
+                not_keys = f", not {unknown}" if unknown else ""
+                errors.append(table.error(at, f"a level has slots and text only{not_keys}"))
                 continue
             if not isinstance(body.get("text", ""), str):
                 errors.append(table.error(at + ("text",), "text is a template string ('' for nothing)"))

@@ -2,11 +2,12 @@
 
 Pairs and probe items both carry, flat in their JSON form, the ``seed`` they were generated
 with, the ``lexicon_hash`` and ``spec_hash`` of their inputs, the ``lexicon_mode`` when it is
-not the default (``colorless`` or ``nonce``; records made before modes existed have none), the spec's ``spec_version``, the
-``blimpgen_version`` that made them, the slot ``kinds`` (versioned names, such as ``dp.v1``)
-that drew the words and ``slots`` (slot name -> lexicon word id, or ``number:N``), so a record can be
-traced back to its words (MTurk back-linking) and a run can be repeated. Records read from
-elsewhere (the original BLiMP release, hand-written items) have none of it.
+not the default (``colorless`` or ``nonce``; records made before modes existed have none), the
+spec's ``spec_version``, the ``blimpgen_version`` that made them, the slot ``kinds`` (versioned
+names, such as ``dp.v1``) that drew the words and ``slots`` (slot name -> lexicon word id, or
+``number:N``), so a record can be traced back to its words (MTurk back-linking) and a run can be
+repeated. Records read from elsewhere (the original BLiMP release, hand-written items) have none
+of it.
 """
 
 from __future__ import annotations

@@ -53,7 +53,7 @@ def _relaxed_ref(ref: query.Ref) -> bool:
 def _relax(node: query.Node, holds: bool) -> query.Node | bool:
     """``node`` relaxed; True/False when it became a constant. ``holds`` is the value that makes a
     relaxed literal harmless where it stands (False under an odd number of ``not``)."""
-    kind = node[0]
+    kind: str = node[0]
     if kind in ("and", "or"):
         children = []
         for child in node[1:]:

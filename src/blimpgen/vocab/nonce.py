@@ -61,7 +61,8 @@ def _alternatives(*groups: tuple[str, ...]) -> str:
     return "|".join(sorted({item for group in groups for item in group}, key=len, reverse=True))
 
 
-_START = f"(?:(?:{_alternatives(ONSETS)})(?:{_alternatives(SHORT_NUCLEI, LONG_NUCLEI)})|(?:{_alternatives(INITIAL_NUCLEI)}))"
+_START = (f"(?:(?:{_alternatives(ONSETS)})(?:{_alternatives(SHORT_NUCLEI, LONG_NUCLEI)})"
+          f"|(?:{_alternatives(INITIAL_NUCLEI)}))")
 _MEDIAL = f"(?:(?:{_alternatives(MEDIAL_CODAS)})?(?:{_alternatives(SINGLE_ONSETS)})|(?:bl|br|dr|gl|gr|pl|pr|tr|st))"
 _SECOND = f"{_MEDIAL}(?:{_alternatives(SHORT_NUCLEI)})"
 _CODA = f"(?:{_alternatives(CODAS)})"

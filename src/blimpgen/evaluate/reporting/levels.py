@@ -84,7 +84,7 @@ def level_results(data: Path | str, results: Sequence[Path | str]) -> list[Level
             raise DataError("no pairs.jsonl: run `blimpgen eval` into this folder", str(folder))
         by_uid: dict[str, LevelResult] = {}
         orders: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        for line in path.read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
             levels = levels_of.get(row.get("pair_id"))
             if levels is None:
