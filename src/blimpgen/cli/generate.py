@@ -58,15 +58,19 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
 @click.option("--control", "controls", multiple=True,
               type=click.Choice(["none", "no_language", "perturbed_language", "shuffled", "truncated", "all"]),
               help="Probe suites: also write this control (repeatable; 'all' for every control the suite offers).")
+@click.option("-j", "--jobs", type=click.IntRange(1), default=None, show_default="the CPUs this process may use",
+              help="Processes writing files at once (several paradigms); 1 writes one after another. "
+                   "The output is the same bytes either way.")
 @paradigm_path_option
 @lexicon_overlay_option
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def gen_command(uids: tuple[str, ...], all_paradigms: bool, all_probes: bool, n: int, seed: int, output: str | None,
-                out_dir: str | None, probe_options: tuple[str, ...], controls: tuple[str, ...],
+                out_dir: str | None, probe_options: tuple[str, ...], controls: tuple[str, ...], jobs: int | None,
                 paradigm_paths: tuple[str, ...], overlays: tuple[str, ...], quiet: bool) -> None:
     """Generate minimal pairs as BLiMP-schema JSONL, or probe items."""
     from blimpgen.generators.catalog import Catalog
     from blimpgen.generators.generate import write_outputs
+    from blimpgen.generators.pool import default_jobs
     from blimpgen.grammar import ParadigmSpec, ProbeSpec
 
     if not (all_paradigms or all_probes or uids) or (uids and (all_paradigms or all_probes)):
@@ -83,7 +87,8 @@ def gen_command(uids: tuple[str, ...], all_paradigms: bool, all_probes: bool, n:
     if len(sources) > 1 and not out_dir:
         raise click.UsageError("several paradigms need --out-dir")
     write_outputs(sources, n, seed, output, out_dir, controls, progress=not quiet,
-                  report=None if quiet else (lambda line: click.echo(line, err=True)))
+                  report=None if quiet else (lambda line: click.echo(line, err=True)),
+                  jobs=default_jobs() if jobs is None else jobs)
 
 
 @click.command("show")
