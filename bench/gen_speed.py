@@ -64,7 +64,8 @@ def measure_cli(n: int, jobs: int | None, out: str) -> tuple[float, float]:
     command = [sys.executable, "-c", "from blimpgen.cli import main; main()", "gen", "--all", "-n", str(n),
                "--out-dir", out, "--quiet"] + ([] if jobs is None else ["--jobs", str(jobs)])
     # A child that reads its own peak: RUSAGE_CHILDREN here would keep the largest of every run.
-    wrapper = ("import resource, subprocess, sys, time; s = time.perf_counter(); subprocess.run(sys.argv[1:], check=True); "
+    wrapper = ("import resource, subprocess, sys, time; s = time.perf_counter(); "
+               "subprocess.run(sys.argv[1:], check=True); "
                "print(time.perf_counter() - s, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)")
     result = subprocess.run([sys.executable, "-c", wrapper, *command], capture_output=True, text=True, check=True)
     wall, rss = map(float, result.stdout.split())

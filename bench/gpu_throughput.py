@@ -132,7 +132,8 @@ def masked_tokenizer(sentences: list[str], vocab_size: int) -> Any:
     tok.decoder = decoders.WordPiece()
     tok.train_from_iterator(sentences, trainers.WordPieceTrainer(vocab_size=vocab_size, special_tokens=special))
     tok.post_processor = processors.TemplateProcessing(
-        single="[CLS] $A [SEP]", special_tokens=[("[CLS]", tok.token_to_id("[CLS]")), ("[SEP]", tok.token_to_id("[SEP]"))])
+        single="[CLS] $A [SEP]",
+        special_tokens=[("[CLS]", tok.token_to_id("[CLS]")), ("[SEP]", tok.token_to_id("[SEP]"))])
     return PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="[UNK]", pad_token="[PAD]", cls_token="[CLS]",
                                    sep_token="[SEP]", mask_token="[MASK]")
 
@@ -295,7 +296,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--paradigms", type=int, default=None, help="only the first N shipped paradigms")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--repeats", type=int, default=3, help="timed runs per model and tool, after one warm-up")
-    parser.add_argument("--batch-tokens", default="", help="comma-separated blimpgen token budgets (default: the scorer's)")
+    parser.add_argument("--batch-tokens", default="",
+                        help="comma-separated blimpgen token budgets (default: the scorer's)")
     parser.add_argument("--pll", default="original,within-word-l2r", help="PLL variants for masked models")
     parser.add_argument("--lm-eval", choices=["auto", "yes", "no"], default="auto",
                         help="also time lm-eval (auto: when importable)")
@@ -334,7 +336,8 @@ def main(argv: list[str] | None = None) -> int:
     sentences = [s for pair in pairs for s in pair]
     tokenizers = {"causal": causal_tokenizer(sentences, args.vocab), "masked": masked_tokenizer(sentences, args.vocab)}
     print(f"device: {device_name} ({device}); torch {torch.__version__}; {len(pairs)} pairs from "
-          f"{args.paradigms or 'all'} paradigms x {args.pairs_per_paradigm}, made in {time.perf_counter() - start:.1f} s; "
+          f"{args.paradigms or 'all'} paradigms x {args.pairs_per_paradigm}, "
+          f"made in {time.perf_counter() - start:.1f} s; "
           f"lm-eval: {'yes, batch size ' + str(lm_eval_batch) if with_lm_eval else 'not importable or not asked'}")
     print(f"{'model':<12} {'tool':<34} {'dtype':<9} {'median s':>8} {'scored/s':>11} {'fed/s':>11} "
           f"{'TFLOP/s':>8} {'of peak':>7} {'peak GiB':>8}")

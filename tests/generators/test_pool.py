@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -44,7 +45,7 @@ def files_of(folder: Path) -> dict[str, bytes]:
 
 
 def test_pool_default_jobs_is_the_cpus_we_may_use() -> None:
-    assert 1 <= default_jobs() <= (len(__import__("os").sched_getaffinity(0)))
+    assert 1 <= default_jobs() <= len(os.sched_getaffinity(0))
 
 
 @settings(max_examples=8, deadline=None)

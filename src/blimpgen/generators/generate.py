@@ -188,8 +188,8 @@ def write_outputs(sources: list[Source], n: int, seed: int, output: Path | str |
     ``UID.CONTROL.jsonl``), or one source to ``output`` (stdout when both are None).
 
     ``report`` gets one line per file written (``UID: N pairs -> PATH``), in the order of
-    ``sources``. With ``jobs`` > 1 and several files, up to ``jobs`` processes write them (see
-    :mod:`blimpgen.generators.pool`): the same bytes, without progress bars.
+    ``sources``. With ``jobs`` > 1 and several files in ``out_dir``, up to ``jobs`` processes
+    write them (see :mod:`blimpgen.generators.pool`): the same bytes, without progress bars.
 
     Raises:
         GenerationError: for the first file (in order) that cannot be made, or a control that a
@@ -197,6 +197,7 @@ def write_outputs(sources: list[Source], n: int, seed: int, output: Path | str |
     """
     files = [(name, variant, Path(out_dir) / f"{name}.jsonl" if out_dir else (Path(output) if output else None))
              for source in sources for name, variant in source.outputs(controls, split=out_dir is not None)]
+    jobs = jobs if out_dir is not None else 1  # several streams to stdout or one file are written in turn
     parallel = jobs > 1 and len(files) > 1
 
     def write(variant: Source, n: int, seed: int, target: Path | None) -> int:
