@@ -5,6 +5,10 @@ Every measurement runs in a fresh Python process pinned to one CPU core, so the 
 
     python bench/gen_speed.py            # 1,000 pairs per paradigm
     python bench/gen_speed.py --memory   # all paradigms at 1k/5k/20k: memory plateaus
+    python bench/gen_speed.py --cli      # `blimpgen gen --all` as users run it, --jobs 1 vs one per CPU
+
+``--cli`` runs the command itself, unpinned, in turn (serial, parallel, serial, ...), and prints
+wall seconds and the largest process's peak RSS, min and median of ``--repeats`` runs each.
 
 Targets (issue 2): whole shipped set >= 5,000 pairs/s on one core, lexicon load <= 1 s,
 peak RSS <= 300 MB.
@@ -52,14 +56,53 @@ def measure(uids: list[str], n: int) -> dict:
     return json.loads(out.stdout)
 
 
+def measure_cli(n: int, jobs: int | None, out: str) -> tuple[float, float]:
+    """Wall seconds and peak RSS (MB, the largest process) of one cold ``blimpgen gen --all``."""
+    import shutil
+
+    shutil.rmtree(out, ignore_errors=True)
+    command = [sys.executable, "-c", "from blimpgen.cli import main; main()", "gen", "--all", "-n", str(n),
+               "--out-dir", out, "--quiet"] + ([] if jobs is None else ["--jobs", str(jobs)])
+    # A child that reads its own peak: RUSAGE_CHILDREN here would keep the largest of every run.
+    wrapper = ("import resource, subprocess, sys, time; s = time.perf_counter(); "
+               "subprocess.run(sys.argv[1:], check=True); "
+               "print(time.perf_counter() - s, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)")
+    result = subprocess.run([sys.executable, "-c", wrapper, *command], capture_output=True, text=True, check=True)
+    wall, rss = map(float, result.stdout.split())
+    return wall, rss
+
+
+def cli_main(n: int, repeats: int) -> None:
+    import os
+    import statistics
+    import tempfile
+
+    rows: dict[str, list[tuple[float, float]]] = {"--jobs 1": [], "one per CPU": []}
+    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs before the runs")
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(repeats):
+            rows["--jobs 1"].append(measure_cli(n, 1, f"{tmp}/serial"))
+            rows["one per CPU"].append(measure_cli(n, None, f"{tmp}/parallel"))
+    print(f"{'blimpgen gen --all -n ' + str(n):<32} {'wall min':>9} {'median':>7} {'peak RSS MB':>12}")
+    for name, runs in rows.items():
+        walls = [w for w, _ in runs]
+        print(f"{name:<32} {min(walls):>9.2f} {statistics.median(walls):>7.2f} {max(r for _, r in runs):>12.0f}")
+    print(f"load average {os.getloadavg()[0]:.2f} after; target: <= 5 s and <= 300 MB on 2 quiet cores")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, default=1000, help="pairs per paradigm")
     parser.add_argument("--only-total", action="store_true", help="skip the per-paradigm rows")
+    parser.add_argument("--cli", action="store_true", help="time `blimpgen gen --all`, serial vs parallel")
+    parser.add_argument("--repeats", type=int, default=3, help="--cli runs of each")
     parser.add_argument("--memory", action="store_true",
                         help="all paradigms at N = 1,000 / 5,000 / 20,000: peak RSS should plateau, not grow with N")
     args = parser.parse_args()
 
+    if args.cli:
+        cli_main(args.n, args.repeats)
+        return
     if args.memory:
         from blimpgen.grammar import load_shipped_specs
 

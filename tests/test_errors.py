@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from blimpgen.errors import (
@@ -14,6 +16,7 @@ from blimpgen.errors import (
     ModelLoadError,
     OptionError,
     SpecError,
+    SpecErrors,
     UnknownNameError,
 )
 
@@ -67,3 +70,16 @@ def test_errors_model_loading_is_its_own_class(tmp_path) -> None:
 
     with pytest.raises(ModelLoadError, match="no such folder"):
         CausalLMScorer(str(tmp_path / "no_model"))
+
+
+@pytest.mark.parametrize("error", [
+    GenerationError("made 3 of 5 pairs", "spec.yaml", 7, "slots.noun"),
+    LexiconError("bad row", "words.tsv", 2),
+    SpecErrors([SpecError("no such slot", "a.yaml", 3), SpecError("bad value", "b.yaml", 9, "field")]),
+    UnknownNameError("paradigm", "dna_l", ["dna_1", "dna_2"]),
+    OptionError("--jobs must be at least 1"),
+])
+def test_errors_pickle_whole(error: BlimpgenError) -> None:
+    # A generation worker process sends its error back pickled; it must arrive as it left.
+    copy = pickle.loads(pickle.dumps(error))
+    assert type(copy) is type(error) and str(copy) == str(error) and repr(vars(copy)) == repr(vars(error))

@@ -68,3 +68,34 @@ def test_registry_builtin_kinds_snapshot() -> None:
     from blimpgen.generators.kinds import slot_kinds
 
     assert slot_kinds.names() == ["args.v1", "choice.v1", "clause.v1", "dp.v1", "number.v1", "verb_group.v1", "word.v1"]
+
+
+def _yaml_texts() -> list:
+    from importlib import resources
+    from pathlib import Path
+
+    shipped = Path(str(resources.files("blimpgen.grammar")))
+    bad = Path(__file__).resolve().parent / "fixtures" / "bad"
+    return sorted(shipped.rglob("*.yaml")) + sorted(bad.glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", _yaml_texts(), ids=lambda p: p.name)
+def test_yaml_libyaml_and_python_parsers_agree(path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # libyaml parses when PyYAML has it; what it returns, or raises, is what the Python parser would.
+    import blimpgen._yaml as loader
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        pytest.skip("not text: load_yaml refuses it before any parser sees it")
+
+    def outcome() -> tuple:
+        try:
+            data, table = load_yaml_text(text, path.name)
+        except SpecError as exc:
+            return "error", str(exc)
+        return data, table.lines
+
+    fast = outcome()
+    monkeypatch.setattr(loader, "_FAST_LOADER", None)
+    assert fast == outcome()

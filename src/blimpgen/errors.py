@@ -67,6 +67,9 @@ class LocatedError(BlimpgenError):
         self.key = key
         super().__init__(self.format())
 
+    def __reduce__(self) -> tuple:  # pickled whole (a worker process sends it back), not as str(self)
+        return type(self), (self.message, self.file, self.line, self.key)
+
     def format(self) -> str:
         """``file:line: key: message``, leaving out the parts that are unknown."""
         where = str(SourceLoc(self.file, self.line)) if self.file else ""
@@ -119,6 +122,9 @@ class SpecErrors(BlimpgenError):
         self.errors = errors
         super().__init__("\n".join(e.format() for e in errors))
 
+    def __reduce__(self) -> tuple:
+        return type(self), (self.errors,)
+
 
 class LexiconError(SpecError):
     """A bad lexicon row or feature inventory entry."""
@@ -136,6 +142,9 @@ class UnknownNameError(BlimpgenError, KeyError):
         self.kind, self.name = kind, name
         self.available = sorted(available)
         super().__init__(f"unknown {kind} {name!r}{did_you_mean(name, self.available)}")
+
+    def __reduce__(self) -> tuple:
+        return type(self), (self.kind, self.name, self.available)
 
     def __str__(self) -> str:  # KeyError would repr() the message
         return str(self.args[0])

@@ -67,16 +67,21 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
 @lexicon_mode_option
 @click.option("--design", type=click.Choice(["full"]),
               help="Paradigms with factors: every combination of levels, -n pairs each, in turn (docs/factors.md).")
+@click.option("-j", "--jobs", type=click.IntRange(1), default=None, show_default="the CPUs this process may use",
+              help="Processes writing files at once (several paradigms); 1 writes one after another. "
+                   "The output is the same bytes either way.")
 @paradigm_path_option
 @lexicon_overlay_option
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def gen_command(uids: tuple[str, ...], all_paradigms: bool, all_probes: bool, n: int, seed: int, output: str | None,
                 out_dir: str | None, probe_options: tuple[str, ...], controls: tuple[str, ...], lexicon_mode: str,
-                design: str | None, paradigm_paths: tuple[str, ...], overlays: tuple[str, ...], quiet: bool) -> None:
+                design: str | None, jobs: int | None, paradigm_paths: tuple[str, ...], overlays: tuple[str, ...],
+                quiet: bool) -> None:
     """Generate minimal pairs as BLiMP-schema JSONL, or probe items."""
     from blimpgen.generators.catalog import Catalog
     from blimpgen.generators.generate import write_outputs
     from blimpgen.generators.modes import build_in_mode
+    from blimpgen.generators.pool import default_jobs
     from blimpgen.grammar import ParadigmSpec, ProbeSpec
 
     if not (all_paradigms or all_probes or uids) or (uids and (all_paradigms or all_probes)):
@@ -103,7 +108,8 @@ def gen_command(uids: tuple[str, ...], all_paradigms: bool, all_probes: bool, n:
         for source in map(balanced, sources):  # -n pairs per cell
             write_outputs([source], n * source.cells, seed, output, out_dir, progress=not quiet, report=report)
         return
-    write_outputs(sources, n, seed, output, out_dir, controls, progress=not quiet, report=report)
+    write_outputs(sources, n, seed, output, out_dir, controls, progress=not quiet, report=report,
+                  jobs=default_jobs() if jobs is None else jobs)
 
 
 @click.command("show")

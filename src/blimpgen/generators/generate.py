@@ -23,6 +23,7 @@ from blimpgen.errors import GenerationError
 from blimpgen.generators.catalog import Catalog, sources_as
 from blimpgen.generators.kinds.base import Bindings
 from blimpgen.generators.paradigm import Paradigm
+from blimpgen.generators.pool import write_files
 from blimpgen.generators.probe import Probe
 from blimpgen.generators.source import DeadEnd, Source, paradigm_rng, resolved_kinds, slot_provenance
 from blimpgen.grammar.probe_spec import ProbeSpec
@@ -185,18 +186,29 @@ def write_items(probe: Probe, n: int, seed: int, out: Path | str | None, control
 
 def write_outputs(sources: list[Source[Record]], n: int, seed: int, output: Path | str | None = None,
                   out_dir: Path | str | None = None, controls: tuple[str, ...] = (), progress: bool = True,
-                  report: Callable[[str], None] | None = None) -> None:
+                  report: Callable[[str], None] | None = None, jobs: int = 1) -> None:
     """What ``blimpgen gen`` writes: each source to ``out_dir/UID.jsonl`` (probe controls to
     ``UID.CONTROL.jsonl``), or one source to ``output`` (stdout when both are None).
 
-    ``report`` gets one line per file written (``UID: N pairs -> PATH``).
+    ``report`` gets one line per file written (``UID: N pairs -> PATH``), in the order of
+    ``sources``. With ``jobs`` > 1 and several files in ``out_dir``, up to ``jobs`` processes
+    write them (see :mod:`blimpgen.generators.pool`): the same bytes, without progress bars.
+
+    Raises:
+        GenerationError: for the first file (in order) that cannot be made, or a control that a
+            probe suite does not offer (then before anything is written).
     """
-    for source in sources:
-        for name, variant in source.outputs(controls, split=out_dir is not None):
-            target = Path(out_dir) / f"{name}.jsonl" if out_dir else (Path(output) if output else None)
-            count = write_records(variant, n, seed, target, progress)
-            if target is not None and report is not None:
-                report(f"{name}: {count} {source.unit}s -> {target}")
+    files = [(name, variant, Path(out_dir) / f"{name}.jsonl" if out_dir else (Path(output) if output else None))
+             for source in sources for name, variant in source.outputs(controls, split=out_dir is not None)]
+    jobs = jobs if out_dir is not None else 1  # several streams to stdout or one file are written in turn
+    parallel = jobs > 1 and len(files) > 1
+
+    def write(variant: Source, n: int, seed: int, target: Path | None) -> int:
+        return write_records(variant, n, seed, target, progress and not parallel)
+
+    for (name, variant, target), count in zip(files, write_files(files, n, seed, jobs, write)):
+        if target is not None and report is not None:
+            report(f"{name}: {count} {variant.unit}s -> {target}")
 
 
 def load_paradigms(uids: list[str] | None = None, paradigm_paths: tuple[Path | str, ...] = (),
