@@ -27,7 +27,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 LocatedT = TypeVar("LocatedT", bound="LocatedError")
 
@@ -67,7 +67,7 @@ class LocatedError(BlimpgenError):
         self.key = key
         super().__init__(self.format())
 
-    def __reduce__(self) -> tuple:  # pickled whole (a worker process sends it back), not as str(self)
+    def __reduce__(self) -> tuple[Any, ...]:  # pickled whole (a worker process sends it back), not as str(self)
         return type(self), (self.message, self.file, self.line, self.key)
 
     def format(self) -> str:
@@ -122,7 +122,7 @@ class SpecErrors(BlimpgenError):
         self.errors = errors
         super().__init__("\n".join(e.format() for e in errors))
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         return type(self), (self.errors,)
 
 
@@ -143,7 +143,7 @@ class UnknownNameError(BlimpgenError, KeyError):
         self.available = sorted(available)
         super().__init__(f"unknown {kind} {name!r}{did_you_mean(name, self.available)}")
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         return type(self), (self.kind, self.name, self.available)
 
     def __str__(self) -> str:  # KeyError would repr() the message

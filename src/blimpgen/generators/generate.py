@@ -203,7 +203,7 @@ def write_outputs(sources: list[Source[Record]], n: int, seed: int, output: Path
     jobs = jobs if out_dir is not None else 1  # several streams to stdout or one file are written in turn
     parallel = jobs > 1 and len(files) > 1
 
-    def write(variant: Source, n: int, seed: int, target: Path | None) -> int:
+    def write(variant: Source[Record], n: int, seed: int, target: Path | None) -> int:
         return write_records(variant, n, seed, target, progress and not parallel)
 
     for (name, variant, target), count in zip(files, write_files(files, n, seed, jobs, write)):

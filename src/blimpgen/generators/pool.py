@@ -30,9 +30,10 @@ from pathlib import Path
 
 from blimpgen.errors import BlimpgenError
 from blimpgen.generators.source import Source
+from blimpgen.records import Record
 
 # (file stem, source, target) for each file; set in the parent just before forking, read by workers.
-_FILES: Sequence[tuple[str, Source, Path | None]] = ()
+_FILES: Sequence[tuple[str, Source[Record], Path | None]] = ()
 
 # prctl(PR_SET_PDEATHSIG): the signal a Linux process gets when its parent dies.
 PR_SET_PDEATHSIG = 1
@@ -50,10 +51,10 @@ def can_fork() -> bool:
     return sys.platform.startswith("linux")
 
 
-Write = Callable[[Source, int, int, Path | None], int]
+Write = Callable[[Source[Record], int, int, Path | None], int]
 
 
-def write_files(files: Sequence[tuple[str, Source, Path | None]], n: int, seed: int, jobs: int,
+def write_files(files: Sequence[tuple[str, Source[Record], Path | None]], n: int, seed: int, jobs: int,
                 write: Write) -> Iterator[int]:
     """Write each ``(stem, source, target)`` with ``write(source, n, seed, target)``; yield each
     count, in the order of ``files``.
