@@ -110,3 +110,28 @@ def test_hf_masked_text_longer_than_the_context_is_a_query_error(tiny):
         scorer.blank([BlankQuery("The ", " is sleeping .", ("cat",)),
                       BlankQuery(" ".join(words) + " ", " .", ("cat",))])
     assert info.value.index == 1
+
+
+@pytest.mark.parametrize("budget", [1, 20, 64])
+def test_hf_masked_batches_are_one_length_under_the_budget(tiny, budget):
+    model, tokenizer = tiny
+    scorer = MaskedLMScorer(model, tokenizer, batch_tokens=budget)
+    lengths = [5, 7, 5, 30, 7, 7, 5, 12, 5]
+    batches = scorer._batches(lengths)
+    assert sorted(r for batch in batches for r in batch) == list(range(len(lengths)))
+    for batch in batches:
+        assert len({lengths[r] for r in batch}) == 1  # no padding
+        assert len(batch) == 1 or len(batch) * lengths[batch[0]] <= budget
+
+
+def test_hf_masked_mixed_lengths_and_contexts_equal_naive(tiny):
+    # Rows of many lengths in one call, and continuations scored after a context.
+    model, tokenizer = tiny
+    scorer = MaskedLMScorer(model, tokenizer, pll="within-word-l2r", batch_tokens=40)
+    queries = [Query("", text) for text in SENTENCES] + [Query("The cat", " is sleeping .")]
+    scores = scorer.score(queries)
+    for query, score in zip(queries[:-1], scores):
+        expected = naive_pll(model, tokenizer, query.text, "within-word-l2r")
+        assert max(abs(a - b) for a, b in zip(score.logprobs, expected)) < 1e-4
+    whole = naive_pll(model, tokenizer, "The cat is sleeping .", "within-word-l2r")
+    assert scores[-1].logprobs == pytest.approx(whole[-len(scores[-1]):], abs=1e-4)

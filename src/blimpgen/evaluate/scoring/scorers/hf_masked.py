@@ -5,8 +5,10 @@ PLL (Salazar et al. 2020) scores each token with that one token masked. ``within
 multi-piece word cannot be predicted from its own later pieces, which inflates PLL for
 out-of-vocabulary words. With one token per word both metrics are the same.
 
-Every masked copy of every sentence is one row; rows are length-sorted into batches under a
-token budget, and the output layer runs only at the masked position of each row.
+Every masked copy of every sentence is one row; rows are grouped by length into batches under a
+token budget (one length per batch: no padding, no attention mask), the copies are made on the
+device from one tokenization of each sentence, and the output layer runs only at the masked
+position of each row.
 
 Cloze probes (:meth:`MaskedLMScorer.blank`) put the mask token in the blank and read the
 full-vocabulary distribution there, one forward pass per distinct context; an option must be
@@ -120,68 +122,89 @@ class MaskedLMScorer(TorchScorer):
         return {"scorer": self.name, "model": self.model_name, "pll": self.pll, "dtype": self.dtype,
                 "device_map": self.device_map}
 
-    def _rows(self, query: Query) -> tuple[list[int], list[tuple[int, ...]], list[int]]:
-        """Token ids, one masked copy per scored token, and the scored positions."""
-        encoding = self.tokenizer(query.context + query.text, return_offsets_mapping=True,
-                                  return_special_tokens_mask=True)
-        ids, words = encoding["input_ids"], encoding.word_ids()
-        begin = len(query.context)
-        scored = [i for i, (special, (start, end)) in
-                  enumerate(zip(encoding["special_tokens_mask"], encoding["offset_mapping"]))
-                  if not special and end > begin]
-        copies = []
-        for i in scored:
-            masked = list(ids)
-            masked[i] = self.tokenizer.mask_token_id
-            if self.pll == "within-word-l2r":
-                for j in range(i + 1, len(ids)):
-                    if words[j] is not None and words[j] == words[i]:
-                        masked[j] = self.tokenizer.mask_token_id
-            copies.append(tuple(masked))
-        return ids, copies, scored
+    def _plans(self, queries: Sequence[Query]) -> list[tuple[list[int], list[int], list[int]]]:
+        """Each query's token ids, word ids (-1 for special tokens) and scored positions, from
+        one tokenizer call for all of them."""
+        if not queries:
+            return []
+        encodings = self.tokenizer([query.context + query.text for query in queries], return_offsets_mapping=True,
+                                   return_special_tokens_mask=True)
+        plans = []
+        for n, query in enumerate(queries):
+            begin = len(query.context)
+            scored = [i for i, (special, (start, end)) in
+                      enumerate(zip(encodings["special_tokens_mask"][n], encodings["offset_mapping"][n]))
+                      if not special and end > begin]
+            words = [-1 if word is None else word for word in encodings.word_ids(n)]
+            plans.append((encodings["input_ids"][n], words, scored))
+        return plans
+
+    def _batches(self, lengths: list[int]) -> list[list[int]]:
+        """Row indices, sorted by length, cut into batches of one length each under the token
+        budget (a row longer than the budget alone): no padding, so no attention mask."""
+        order = sorted(range(len(lengths)), key=lengths.__getitem__)
+        batches: list[list[int]] = []
+        for row in order:
+            batch = batches[-1] if batches else None
+            if (batch is None or lengths[batch[0]] != lengths[row]
+                    or (len(batch) + 1) * lengths[row] > max(self.batch_tokens, lengths[row])):
+                batches.append([row])
+            else:
+                batch.append(row)
+        return batches
 
     def score(self, queries: Sequence[Query]) -> list[TokenScores]:
+        """PLL of each query's text: one masked copy per scored token, batched across queries.
+
+        Every copy of a sentence has the sentence's length, so batches of one length need no
+        padding and no attention mask; the masked copies are made on the device from each
+        sentence's ids (within-word-l2r also masks the later pieces of the word).
+        """
         torch = self._torch
         first: dict[Query, int] = {}
         for index, query in enumerate(queries):
             first.setdefault(query, index)
         unique = list(first)
-        plans = [self._rows(q) for q in unique]
+        plans = self._plans(unique)
         for query, (ids, _, _) in zip(unique, plans):
             self._check_length(len(ids), first[query])
-        rows = [(len(copy), q, k) for q, (_, copies, _) in enumerate(plans) for k, copy in enumerate(copies)]
-        rows.sort()
-        values: dict[tuple[int, int], float] = {}
+        # one row per scored token: (query, position)
+        row_query = [q for q, (_, _, scored) in enumerate(plans) for _ in scored]
+        row_position = [i for _, _, scored in plans for i in scored]
+        values = [0.0] * len(row_query)
         device = self.model.get_input_embeddings().weight.device
-        pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
+        l2r = self.pll == "within-word-l2r"
         with torch.inference_mode():
-            start = 0
-            while start < len(rows):
-                width = rows[start][0]
-                end = start
-                while end < len(rows) and (end - start + 1) * max(width, rows[end][0]) <= max(self.batch_tokens, width):
-                    width = max(width, rows[end][0])
-                    end += 1
-                batch = rows[start:end]
-                ids = torch.full((len(batch), width), pad, dtype=torch.long)
-                mask = torch.zeros((len(batch), width), dtype=torch.long)
-                for r, (length, q, k) in enumerate(batch):
-                    ids[r, :length] = torch.tensor(plans[q][1][k])
-                    mask[r, :length] = 1
-                positions = torch.tensor([plans[q][2][k] for _, q, k in batch])
-                targets = torch.tensor([plans[q][0][plans[q][2][k]] for _, q, k in batch])
-                states = self._states(ids.to(device), mask.to(device))
-                picked = states[torch.arange(len(batch), device=states.device), positions.to(states.device)]
-                logprobs = gather_logprobs(self._logits, picked, torch.arange(len(batch), device=states.device),
-                                           targets.to(states.device), self.model.config.vocab_size)
-                for (_, q, k), value in zip(batch, logprobs.tolist()):
-                    values[(q, k)] = value
-                start = end
+            for batch in self._batches([len(plans[q][0]) for q in row_query]):
+                width = len(plans[row_query[batch[0]]][0])
+                members = sorted({row_query[r] for r in batch})
+                local = {q: m for m, q in enumerate(members)}
+                sentences = torch.tensor([plans[q][0] for q in members], device=device)
+                which = torch.tensor([local[row_query[r]] for r in batch], device=device)
+                positions = torch.tensor([row_position[r] for r in batch], device=device)
+                ids = sentences[which]
+                targets = ids[torch.arange(len(batch), device=device), positions]
+                columns = torch.arange(width, device=device)
+                masked = columns == positions[:, None]
+                if l2r:  # the token and the later pieces of its word
+                    words = torch.tensor([plans[q][1] for q in members], device=device)[which]
+                    own = words.gather(1, positions[:, None])
+                    masked |= (words == own) & (columns > positions[:, None]) & (words >= 0)
+                ids = ids.masked_fill(masked, self.tokenizer.mask_token_id)
+                states = self._states(ids, None)
+                rows = torch.arange(len(batch), device=states.device)
+                picked = states[rows, positions.to(states.device)]
+                logprobs = gather_logprobs(self._logits, picked, rows, targets.to(states.device),
+                                           self.model.config.vocab_size)
+                for r, value in zip(batch, logprobs.tolist()):
+                    values[r] = value
         by_query = {}
+        start = 0
         for q, query in enumerate(unique):
             ids, _, scored = plans[q]
             tokens = tuple(self.tokenizer.convert_ids_to_tokens([ids[i] for i in scored]))
-            by_query[query] = TokenScores(tokens, tuple(values[(q, k)] for k in range(len(scored))))
+            by_query[query] = TokenScores(tokens, tuple(values[start:start + len(scored)]))
+            start += len(scored)
         return [by_query[q] for q in queries]
 
     def _check_length(self, length: int, index: int) -> None:
