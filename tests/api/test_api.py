@@ -10,7 +10,7 @@ import pytest
 from blimpgen import api
 from blimpgen.errors import OptionError
 from blimpgen.records import MinimalPair, write_records_file
-from tests.evaluate.tiny import naive_causal_logprobs
+from tests.evaluate.tiny import make_bytelevel_gpt2, naive_causal_logprobs
 
 UID = "regular_plural_subject_verb_agreement_1"
 
@@ -23,24 +23,10 @@ def pairs() -> list[MinimalPair]:
 @pytest.fixture(scope="module")
 def model_dir(pairs, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A random 2-layer GPT-2 with a byte-level BPE tokenizer trained on the pairs, saved to disk."""
-    tokenizers = pytest.importorskip("tokenizers")
-    transformers = pytest.importorskip("transformers")
-    torch = pytest.importorskip("torch")
+    for module in ("tokenizers", "transformers", "torch"):
+        pytest.importorskip(module)
     sentences = [s for p in pairs for s in (p.sentence_good, p.sentence_bad)]
-    bpe = tokenizers.ByteLevelBPETokenizer()
-    bpe.train_from_iterator(sentences, vocab_size=300, min_frequency=1, special_tokens=["<|endoftext|>"],
-                            show_progress=False)
-    tokenizer = transformers.GPT2TokenizerFast(
-        tokenizer_object=tokenizers.Tokenizer.from_str(bpe.to_str()), unk_token="<|endoftext|>",
-        bos_token="<|endoftext|>", eos_token="<|endoftext|>", pad_token="<|endoftext|>")
-    assert tokenizer.tokenize(" " + sentences[0]) != tokenizer.tokenize(sentences[0])  # leading spaces matter
-    torch.manual_seed(0)
-    config = transformers.GPT2Config(vocab_size=len(tokenizer), n_positions=64, n_embd=32, n_layer=2, n_head=2,
-                                     bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id)
-    path = tmp_path_factory.mktemp("tiny")
-    transformers.GPT2LMHeadModel(config).eval().save_pretrained(path)
-    tokenizer.save_pretrained(path)
-    return path
+    return make_bytelevel_gpt2(sentences, tmp_path_factory.mktemp("tiny"), vocab_size=300)
 
 
 def test_api_generate_is_gen_in_memory(pairs) -> None:

@@ -82,6 +82,34 @@ def make_tokenizer(kind: str = "wordlevel", texts=SENTENCES):
                                    sep_token="[SEP]", mask_token="[MASK]")
 
 
+def make_bytelevel_gpt2(sentences: Sequence[str], path: Path, vocab_size: int = 400, positions: int = 64) -> Path:
+    """A random 2-layer GPT-2 with a byte-level BPE tokenizer (GPT-2's kind) trained on ``sentences``, in ``path``.
+
+    Byte-level BPE marks a word's leading space (``Ġ``), so a scorer that adds or drops a space
+    scores a different token sequence: the check below fails for a whitespace vocabulary, which
+    would hide such bugs. Loaded back with ``from_pretrained(path)`` like any local model.
+    """
+    import tokenizers
+    import torch
+    import transformers
+
+    bpe = tokenizers.ByteLevelBPETokenizer()
+    bpe.train_from_iterator(list(sentences), vocab_size=vocab_size, min_frequency=1,
+                            special_tokens=["<|endoftext|>"], show_progress=False)
+    tokenizer = transformers.GPT2TokenizerFast(
+        tokenizer_object=tokenizers.Tokenizer.from_str(bpe.to_str()), unk_token="<|endoftext|>",
+        bos_token="<|endoftext|>", eos_token="<|endoftext|>", pad_token="<|endoftext|>")
+    assert tokenizer.tokenize(" " + sentences[0]) != tokenizer.tokenize(sentences[0])  # leading spaces matter
+    torch.manual_seed(0)
+    config = transformers.GPT2Config(vocab_size=len(tokenizer), n_positions=positions, n_embd=32, n_layer=2,
+                                     n_head=2, bos_token_id=tokenizer.bos_token_id,
+                                     eos_token_id=tokenizer.eos_token_id)
+    path.mkdir(parents=True, exist_ok=True)
+    transformers.GPT2LMHeadModel(config).eval().save_pretrained(path)
+    tokenizer.save_pretrained(path)
+    return path
+
+
 def make_gpt2(tokenizer, layers: int = 2, width: int = 32, seed: int = 0):
     """A randomly initialised GPT-2 sized for tests."""
     import torch

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from blimpgen.export.lm_eval import write_task_files
+from tests.evaluate.tiny import make_bytelevel_gpt2
 from tests.export.conftest import UIDS
 
 torch = pytest.importorskip("torch")
@@ -34,21 +35,7 @@ lm_eval_tasks = pytest.importorskip("lm_eval.tasks")
 def tiny_model(fixture_pairs, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A random 2-layer GPT-2 and its in-process byte-level BPE tokenizer, saved with save_pretrained."""
     sentences = [s for pairs in fixture_pairs.values() for p in pairs for s in (p.sentence_good, p.sentence_bad)]
-    bpe = tokenizers.ByteLevelBPETokenizer()
-    bpe.train_from_iterator(sentences, vocab_size=400, min_frequency=1, special_tokens=["<|endoftext|>"],
-                            show_progress=False)
-    tokenizer = transformers.GPT2TokenizerFast(
-        tokenizer_object=tokenizers.Tokenizer.from_str(bpe.to_str()), unk_token="<|endoftext|>",
-        bos_token="<|endoftext|>", eos_token="<|endoftext|>", pad_token="<|endoftext|>")
-    # the test only means something if a leading space changes the tokens (it does not for WordLevel)
-    assert tokenizer.tokenize(" " + sentences[0]) != tokenizer.tokenize(sentences[0])
-    torch.manual_seed(0)
-    config = transformers.GPT2Config(vocab_size=len(tokenizer), n_positions=32, n_embd=32, n_layer=2, n_head=2,
-                                     bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id)
-    path = tmp_path_factory.mktemp("tiny-gpt2")
-    transformers.GPT2LMHeadModel(config).eval().save_pretrained(path)
-    tokenizer.save_pretrained(path)
-    return path
+    return make_bytelevel_gpt2(sentences, tmp_path_factory.mktemp("tiny-gpt2"), positions=32)
 
 
 def _reference_logprobs(model_path: Path, sentences: list[str]) -> list[float]:
