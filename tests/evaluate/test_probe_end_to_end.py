@@ -67,9 +67,9 @@ def models(generated, tmp_path_factory) -> tuple[Path, Path]:
 def test_cli_generates_every_suite_and_control(generated) -> None:
     names = {p.name for p in generated.glob("*.jsonl")}
     for uid in SUITES:
-        for control in load_shipped_specs(ProbeSpec)[uid].spec.controls:
+        for control in load_shipped_specs(ProbeSpec)[uid].spec.offered_controls:
             assert (f"{uid}.jsonl" if control == "none" else f"{uid}.{control}.jsonl") in names
-    assert len(names) == sum(len(load_shipped_specs(ProbeSpec)[u].spec.controls) for u in SUITES)
+    assert len(names) == sum(len(load_shipped_specs(ProbeSpec)[u].spec.offered_controls) for u in SUITES)
 
 
 def test_masked_and_causal_models_score_every_generated_item_and_report_together(generated, models, tmp_path,
@@ -152,7 +152,7 @@ def test_controls_are_reported_beside_their_suites_never_averaged_in(generated, 
 
     names = list(results["suites"])
     for uid in SUITES:
-        controls = [c for c in specs[uid].spec.controls if c != "none"]
+        controls = [c for c in specs[uid].spec.offered_controls if c != "none"]
         suite = results["suites"][uid]
         assert suite["control"] == "none" and suite["mc_accuracy"]["accuracy"] == pytest.approx(accuracy(uid, "none"))
         assert suite["controls"] == [f"{uid}[{c}]" for c in sorted(controls)]
@@ -175,8 +175,8 @@ def test_controls_are_reported_beside_their_suites_never_averaged_in(generated, 
             break
         under.append(line.split()[0])
     assert [name for name in under if name.startswith("[")] == [
-        f"[{c}]" for c in sorted(c for c in specs["olmpics_age_comparison"].spec.controls if c != "none")]
-    assert "controls (no_language, perturbed_language, shuffled, truncated" in text
+        f"[{c}]" for c in sorted(c for c in specs["olmpics_age_comparison"].spec.offered_controls if c != "none")]
+    assert "controls (no_language, perturbed_language, shuffled, shuffled_truncated, truncated" in text
 
     code, report, err = run_cli(["report", str(out)], capsys)
     assert code == 0, err

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from blimpgen.errors import BlimpgenError, GenerationError, OptionError, SpecErrors
-from blimpgen.generators.controls import NONSENSE_ANSWERS, NONSENSE_WORDS, derive
+from blimpgen.generators.controls import NONSENSE_ANSWERS, PERTURBATION_WORDS, derive
 from blimpgen.generators.generate import generate_items, generate_items_with_bindings, load_probe_suites
 from blimpgen.generators.probe import build_probe
 from blimpgen.grammar import ProbeSpec, load_shipped_specs, parse_spec
@@ -137,14 +137,14 @@ def test_answers_are_balanced_enough_that_a_constant_guess_fails(uid, probes) ->
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**31 - 1), uid=st.sampled_from(SUITES))
 def test_same_seed_gives_the_same_bytes(seed, uid, probes) -> None:
-    first = [dumps_record(i) for i in generate_items(probes[uid], 20, seed, tuple(probes[uid].spec.controls))]
-    second = [dumps_record(i) for i in generate_items(probes[uid], 20, seed, tuple(probes[uid].spec.controls))]
+    first = [dumps_record(i) for i in generate_items(probes[uid], 20, seed, tuple(probes[uid].spec.offered_controls))]
+    second = [dumps_record(i) for i in generate_items(probes[uid], 20, seed, tuple(probes[uid].spec.offered_controls))]
     assert first == second
 
 
 @pytest.mark.parametrize("uid", SUITES)
 def test_item_json_round_trips(uid, probes, tmp_path) -> None:
-    items = list(generate_items(probes[uid], 10, 3, tuple(probes[uid].spec.controls)))
+    items = list(generate_items(probes[uid], 10, 3, tuple(probes[uid].spec.offered_controls)))
     path = tmp_path / "items.jsonl"
     path.write_text("".join(dumps_record(i) + "\n" for i in items))
     assert list(read_items(path)) == items
@@ -187,18 +187,18 @@ def with_no_language(probes, uid: str, n: int = 60) -> list[tuple[ProbeItem, Pro
     return list(zip(made[0::2], made[1::2]))
 
 
-NO_LANGUAGE_SUITES = [uid for uid in SUITES if "no_language" in load_shipped_specs(ProbeSpec)[uid].spec.controls]
+NO_LANGUAGE_SUITES = [uid for uid in SUITES if "no_language" in load_shipped_specs(ProbeSpec)[uid].spec.offered_controls]
 
 
 def fixed_words(uid: str) -> tuple[str, ...]:
     """The candidates a suite writes as plain words (no template), in its order: the same on every item."""
     spec = load_shipped_specs(ProbeSpec)[uid].spec
-    written = spec.candidates if spec.item == "multiple_choice" else [spec.good, spec.bad]
+    written = [*(spec.candidates or ()), *(w for w in (spec.good, spec.bad) if w is not None), *(spec.foils or ())]
     return tuple(word for word in written if "{" not in word)
 
 
 def test_fixed_candidates_of_the_olmpics_suites() -> None:
-    assert fixed_words("olmpics_age_comparison") == ("younger", "older")
+    assert fixed_words("olmpics_age_comparison") == ("older", "younger")  # so older = blah, as in oLMpics
     assert fixed_words("olmpics_taxonomy_conjunction") == () and fixed_words("neg_simp") == ()
 
 
@@ -249,7 +249,7 @@ def test_no_language_renaming_is_deterministic_from_the_suite(probes) -> None:
     for seed in (0, 1, 7):
         made = list(generate_items(probes["olmpics_age_comparison"], 20, seed, ("none", "no_language")))
         assert {(item.answer, control.answer) for item, control in zip(made[0::2], made[1::2])} == {
-            ("younger", "blah"), ("older", "ya")}
+            ("older", "blah"), ("younger", "ya")}  # oLMpics section 3.3: older = blah, younger = ya
 
 
 @pytest.mark.parametrize("uid", SUITES)
@@ -261,7 +261,7 @@ def test_perturbed_language_replaces_every_key_word(uid, probes) -> None:
         control = derive(item, "perturbed_language", keywords, 0)
         words = {w.lower() for w in re.findall(r"[\w\[\]]+", control.context)}
         assert not words & {k.lower() for k in keywords}
-        assert words & set(NONSENSE_WORDS)
+        assert words & set(PERTURBATION_WORDS)
         assert control.candidates == item.candidates and control.answer == item.answer
 
 
@@ -287,10 +287,13 @@ def test_shuffled_changes_the_word_order_somewhere(probes) -> None:
 
 def test_controls_are_deterministic_and_follow_their_item(probes) -> None:
     probe = probes["olmpics_multihop_age"]
-    items = list(generate_items(probe, 5, 9, tuple(CONTROLS)))
-    assert [i.control for i in items[:5]] == list(CONTROLS)
-    assert all(i.item_id.startswith("olmpics_multihop_age-00000") for i in items[:5])
-    again = list(generate_items(probe, 5, 9, tuple(CONTROLS)))
+    controls = probe.spec.offered_controls
+    assert set(controls) == set(CONTROLS) - {"generic_object", "generic_subject", "generic_both"}
+    items = list(generate_items(probe, 5, 9, controls))
+    k = len(controls)
+    assert [i.control for i in items[:k]] == list(controls)
+    assert all(i.item_id.startswith("olmpics_multihop_age-00000") for i in items[:k])
+    again = list(generate_items(probe, 5, 9, controls))
     assert items == again
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import click
 
 from blimpgen.evaluate.scoring.options import DTYPES
+from blimpgen.records.item_types import CONTROLS
 
 
 def _int_list(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[int, ...] | None:
@@ -83,7 +84,14 @@ def curve_command(model, train, eval_path, eval_fraction, control_train, control
 @click.option("--suite", help="Suite name (UID) for the items [the file name].")
 @click.option("--phenomenon", help="linguistics_term reports group by [the suite name].")
 @click.option("--field", default="semantics", show_default=True)
-def import_command(source: str, output: str, suite: str | None, phenomenon: str | None, field: str) -> None:
+@click.option("--control", "controls", multiple=True, type=click.Choice([*CONTROLS, "all"]),
+              help="Also write this control after each item (repeatable; 'all': every control the items take).")
+@click.option("--keywords", default="", help="Comma-separated key words the perturbed_language control replaces.")
+@click.option("--shuffles", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Versions of each shuffling control per item (Ettinger: 100, reported as mean and SD).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random controls.")
+def import_command(source: str, output: str, suite: str | None, phenomenon: str | None, field: str,
+                   controls: tuple[str, ...], keywords: str, shuffles: int, seed: int) -> None:
     """Convert hand-written items (TSV: context, good/bad or candidates/answer, ...) to probe JSONL.
 
     The format is documented in docs/probes.md; every problem is reported as
@@ -91,5 +99,6 @@ def import_command(source: str, output: str, suite: str | None, phenomenon: str 
     """
     from blimpgen.generators.probe_tsv import import_probe_tsv
 
-    count = import_probe_tsv(source, output, suite, phenomenon, field)
+    words = tuple(w.strip() for w in keywords.split(",") if w.strip())
+    count = import_probe_tsv(source, output, suite, phenomenon, field, controls, words, shuffles, seed)
     click.echo(f"{count} items -> {output}", err=True)
