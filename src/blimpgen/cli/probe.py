@@ -35,10 +35,12 @@ def probe_group() -> None:
 @probe_group.command("curve")
 @click.option("--model", required=True, help="HF masked-LM id or local folder (BERT, RoBERTa, ALBERT ...).")
 @click.option("--train", "train", required=True, type=click.Path(dir_okay=False),
-              help="Probe items (JSONL) to draw the N training items from.")
+              help="Probe items (JSONL) to draw the N training items from; controls in the file (gen --control) "
+                   "each get their own curve, and LANGSENSE against the language curve.")
 @click.option("--eval", "eval_path", type=click.Path(dir_okay=False), help="Held-out probe items (JSONL).")
 @click.option("--eval-fraction", type=click.FloatRange(0, 1, min_open=True, max_open=True),
-              help="Without --eval: hold out this seeded share of --train [0.2].")
+              help="Without --eval: hold out this seeded share of --train [0.2], whole argument tuples at a time "
+                   "(no held-out item shares its arguments with a training item).")
 @click.option("--control-train", type=click.Path(dir_okay=False),
               help="The no-language control's items, trained and scored the same way.")
 @click.option("--control-eval", type=click.Path(dir_okay=False),
@@ -57,10 +59,13 @@ def probe_group() -> None:
               help="Dtype of the encoder passes; the head always trains in float32.")
 @click.option("--out", type=click.Path(file_okay=False), help="Folder for curve.json and curve.csv.")
 @click.option("--plot", type=click.Path(dir_okay=False), help="Also draw the curves into this PNG file.")
+@click.option("--linear", is_flag=True, help="Also run LINEAR: the head's first layer fixed, only its output layer "
+                                            "trains (oLMpics 3.3).")
 @click.option("--quiet", is_flag=True, help="Do not print a line per run.")
 def curve_command(model, train, eval_path, eval_fraction, control_train, control_eval, sizes, seeds, epochs, steps,
-                  lr, batch_size, weight_decay, device, dtype, out, plot, quiet) -> None:
-    """Train only the MLM head on N items per seed, score held-out items, and report WS and MAX (oLMpics)."""
+                  lr, batch_size, weight_decay, device, dtype, out, plot, linear, quiet) -> None:
+    """Train only the MLM head on N items per seed, score held-out items, and report WS and MAX of the
+    mean-over-seeds curve, LINEAR and LANGSENSE (oLMpics)."""
     from blimpgen.evaluate.curves.runner import run_learning_curve
     from blimpgen.evaluate.reporting.tables import format_curve
 
@@ -70,7 +75,7 @@ def curve_command(model, train, eval_path, eval_fraction, control_train, control
     result = run_learning_curve(model, train, eval_path, 0.2 if eval_fraction is None else eval_fraction,
                                 control_train, control_eval, out=out, plot=plot, sizes=sizes, seeds=seeds,
                                 epochs=epochs, steps=steps, lr=lr, batch_size=batch_size, weight_decay=weight_decay,
-                                device=device, dtype=dtype, progress=progress)
+                                device=device, dtype=dtype, linear=linear, progress=progress)
     click.echo(format_curve(result))
     if out:
         click.echo(f"curve written to {out}/")
