@@ -32,6 +32,7 @@ from blimpgen.generators.kinds.numbers import Number
 from blimpgen.grammar.loader import LoadedSpec
 from blimpgen.grammar.spec import Variant
 from blimpgen.records import Record
+from blimpgen.vocab.facts import FactRow
 from blimpgen.vocab.lexeme import Word
 from blimpgen.vocab.lexicon import Lexicon
 
@@ -140,7 +141,8 @@ def slot_violations(slots: list[tuple[str, SlotKind]], bindings: Bindings) -> li
 
 
 def slot_provenance(bindings: Bindings) -> dict[str, str]:
-    """slot (or slot.part) -> lexicon word id for every word used; ``number:N`` for a number slot."""
+    """slot (or slot.part) -> lexicon word id for every word used; ``number:N`` for a number slot,
+    ``fact:TABLE:LINE`` for a fact row."""
     out: dict[str, str] = {}
     for name, value in bindings.items():
         if isinstance(value, Word):
@@ -150,6 +152,8 @@ def slot_provenance(bindings: Bindings) -> dict[str, str]:
                 out[f"{name}.{part}"] = word.id
         elif isinstance(value, Number):
             out[name] = f"number:{int(value)}"
+        elif isinstance(value, FactRow):
+            out[name] = f"fact:{value.fact_id}"
     return out
 
 
