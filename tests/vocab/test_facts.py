@@ -72,6 +72,8 @@ BAD_ROWS = [
     ("countries.tsv", "Narnia\tParis\tFrench\tEurope", "capital: Paris repeats line"),
     ("countries.tsv", "Narnia\tCair Paravel\tNarnian\tAntarctica", "continent: 'Antarctica' is not one of Africa"),
     ("countries.tsv", "Narnia\tCair Paravel\tNarnian,\tEurope", "languages: an empty item in 'Narnian,'"),
+    ("taxonomy_trees.tsv", "bird\tdev", "root: 'bird' is not a root: it is a kind of animal"),
+    ("taxonomy_trees.tsv", "vehicle\tdev", "root: vehicle repeats line"),
 ]
 
 
@@ -210,3 +212,27 @@ def test_facts_concepts_and_unique_uses_follow_the_properties(facts) -> None:
         assert row.get("relations") == {p.split(":", 1)[0] for p in by_concept[row.get("concept")]}
     unique = {(r.get("concept"), r.get("use")) for r in facts.table("unique_uses")}
     assert unique == {(next(iter(c)), use) for use, c in users.items() if len(c) == 1}
+
+
+def test_facts_taxonomy_tops_are_the_nouns_two_categories_share(facts, lexicon) -> None:
+    nouns = {w.lemma: w for w in lexicon.words if w.category == "N" and w.get("number") == "sg"}
+    children: dict[str, set[str]] = {}
+    for lemma, word in nouns.items():
+        for parent in word.get("isa") or ():
+            children.setdefault(parent, set()).add(lemma)
+    expected = {top: {c for c in kids if c in children} for top, kids in children.items()}
+    expected = {top: cats for top, cats in expected.items() if len(cats) >= 2}
+    rows = facts.table("taxonomy_tops")
+    assert {r.get("top"): set(r.get("categories")) for r in rows} == expected
+    splits = {r.get("root"): r.get("split") for r in facts.table("taxonomy_trees")}
+    for row in rows:
+        assert row.get("root") in (nouns[row.get("top")].get("ancestors") or set()) | {row.get("top")}
+        assert not nouns[row.get("root")].get("isa") and row.get("split") == splits[row.get("root")]
+
+
+def test_facts_a_tree_on_neither_side_of_the_split_is_an_error(lexicon) -> None:
+    text = FILES[PREFIX + "taxonomy_trees.tsv"].replace("vehicle\ttrain\n", "")
+    with pytest.raises(SpecErrors, match=r"taxonomy_trees.tsv:1: root: the tree of 'vehicle' \(root 'vehicle'\) is on "
+                                         r"neither side of the split"):
+        build_facts(SCHEMA, with_table("taxonomy_trees.tsv", text), lexicon)
+

@@ -7,7 +7,8 @@ rows and the problems found, each at the ``file:line`` of the written row it com
 * ``concepts``, ``property_facts``, ``unique_uses``: the properties by concept, as question
   phrases, and the uses only one concept has (Property Conjunction, CPRAG-style contexts);
 * ``relation_pairs``: word_pairs and the lexicon's adjective pairs in both orders (Antonym Negation);
-* ``country_facts``: one row per country and official language (Encyclopedic Composition).
+* ``country_facts``: one row per country and official language (Encyclopedic Composition);
+* ``taxonomy_tops``: the nouns two categories share, with their tree's split (Taxonomy Conjunction).
 """
 
 from __future__ import annotations
@@ -262,8 +263,42 @@ def derive_country_facts(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon,
             for row in rows for language in sorted(row.get("languages"))], []
 
 
+def derive_taxonomy_tops(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon,
+                         words: dict[tuple[str, str], Word], tables: dict[str, list[FactRow]]) -> tuple[list[FactRow], list[SpecError]]:
+    """The nouns with two or more hyponyms that are categories, each with its tree's split. A listed
+    root that has a hypernym, and a tree with such a noun that is not listed, are errors."""
+    children: dict[str, set[str]] = defaultdict(set)
+    for (category, lemma), word in words.items():
+        if category == "N":
+            for parent in word.get("isa") or ():
+                children[parent].add(lemma)
+    errors: list[SpecError] = []
+    splits: dict[str, str] = {}
+    for row in rows:
+        file, line = row.source.rsplit(":", 1)
+        if row.word("root").get("isa"):
+            errors.append(LexiconError(f"{row.get('root')!r} is not a root: it is a kind of "
+                                       f"{', '.join(sorted(row.word('root').get('isa')))}", file, int(line), "root"))
+        splits[row.get("root")] = row.get("split")
+    out = []
+    for top in sorted(children):
+        categories = frozenset(c for c in children[top] if children.get(c))
+        if len(categories) < 2 or ("N", top) not in words:
+            continue
+        _, root = _root(top, words)
+        if root not in splits:
+            file = rows[0].source.rsplit(":", 1)[0] if rows else spec.name
+            errors.append(LexiconError(f"the tree of {top!r} (root {root!r}) is on neither side of the split; "
+                                       f"add a row '{root}<TAB>train' or '{root}<TAB>dev'", file, 1, "root"))
+            continue
+        values = {"top": top, "categories": categories, "root": root, "split": splits[root]}
+        out.append(FactRow(spec.name, f"{spec.name}:{top}", str(words[("N", top)].lexeme.source), values,
+                           {"top": words[("N", top)]}))
+    return out, errors
+
+
 Derivation = Callable[[list[FactRow], TableSpec, Lexicon, dict, dict], tuple[list[FactRow], list[SpecError]]]
 DERIVATIONS: dict[str, Derivation] = {"frequency_facts": derive_frequency_facts, "concepts": derive_concepts,
                                       "property_facts": derive_property_facts,
                                       "unique_uses": derive_unique_uses, "relation_pairs": derive_relation_pairs,
-                                      "country_facts": derive_country_facts}
+                                      "country_facts": derive_country_facts, "taxonomy_tops": derive_taxonomy_tops}
