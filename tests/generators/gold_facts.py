@@ -82,8 +82,9 @@ def gold_antonym(item, b, lexicon) -> str:
     assert len(written | features) == 1 and not (written and features), (first, second, written, features)
     relation = (written | features).pop()
     assert item.group.endswith(f"{relation}s")
-    subject, _, rest = item.context.partition(" was [MASK] ")
-    assert rest.split(", ")[1].startswith(f"{subject.lower()} was really "), item.context
+    match = re.fullmatch(r"(\w+) (was|is) \[MASK\] (.+), (\w+) (was|is) really (.+)\.", item.context)
+    assert match and match.group(4) == match.group(1).lower() and match.group(5) == match.group(2), item.context
+    subject = match.group(1)
     nouns = _nouns(lexicon)
     genders = {nouns[w].get("gender") for w in (first, second) if category == "N"} & {"m", "f"}
     if genders == {"m"}:
@@ -223,3 +224,74 @@ GOLD_FACTS = {"olmpics_always_never": gold_always_never, "olmpics_antonym_negati
               "olmpics_property_conjunction_but_not": gold_property_conjunction_but_not,
               "olmpics_encyclopedic_composition": gold_encyclopedic_composition,
               "olmpics_encyclopedic_facts": gold_encyclopedic_facts}
+
+
+# ---------------------------------------------------------------- Ettinger-style suites
+
+
+def gold_cprag_uses(item, b, lexicon) -> str:
+    """The one thing properties.tsv lists for the use sentence 1 names; a foil of its class and one
+    of no class it has, neither listed for the use."""
+    match = re.fullmatch(r"(\w+) (?:needed|wanted|had) to (.+?)\. .+ the \[MASK\]\.", item.context)
+    assert match, item.context
+    use = match.group(2)
+    users = {r["concept"] for r in raw("properties") if r["relation"] == "used_to" and r["value"] == use}
+    assert len(users) == 1, (use, users)
+    nouns = _nouns(lexicon)
+
+    def classes(lemma):
+        return set(nouns[lemma].get("class") or ()) - {"artifact"}
+
+    expected = users.pop()
+    within, between = item.foils
+    assert expected not in item.foils and classes(expected)
+    assert classes(within) & classes(expected), (within, expected)
+    assert classes(between) and not classes(between) & classes(expected), (between, expected)
+    assert item.expected == (expected,)
+    pronoun = {"m": "he", "f": "she"}[next(w for w in lexicon.words if w.text == match.group(1)).get("gender")]
+    assert f" {pronoun} " in f" {item.context.split('. ', 1)[1].lower()}", item.context
+    return expected
+
+
+def gold_role_reversal(item, b, lexicon) -> str:
+    """The verb's participle; the agent fits its agent restriction and not its patient one, the
+    patient the other way round, and the reversed context swaps the two nouns."""
+    from blimpgen.vocab.query import evaluate
+
+    match = re.fullmatch(r"(\w+) (.+) which (\w+) the (\w+) had \[MASK\]\.", item.context)
+    assert match, item.context
+    name, frame, patient, agent = match.groups()
+    assert item.reversed_context == f"{name} {frame} which {agent} the {patient} had [MASK]."
+    verb = b["verb"]
+    nouns, categories = _nouns(lexicon), frozenset(lexicon.inventory.categories)
+    assert evaluate(verb.get("arg1"), nouns[agent], categories) and not evaluate(verb.get("arg2"), nouns[agent], categories)
+    assert evaluate(verb.get("arg2"), nouns[patient], categories) and not evaluate(verb.get("arg1"), nouns[patient], categories)
+    assert verb.get("vform") == "en" and "transitive" in verb.get("frames")  # the past participle
+    assert item.arguments == (patient, agent) and item.expected == (verb.text,)
+    return verb.text
+
+
+def gold_neg_nat(item, b, lexicon) -> str:
+    """The true completion: the thing's hypernym when affirmative, the denied category when negated;
+    natural items deny what look_alikes.tsv says the thing is taken for."""
+    match = re.fullmatch(r"An? (\w+) is (not )?an? \[MASK\]\.", item.context)
+    assert match, item.context
+    thing, negated = match.group(1), bool(match.group(2))
+    nouns = _nouns(lexicon)
+    ancestors = set(nouns[thing].get("ancestors") or ())
+    look_alike = {r["thing"]: r["mistaken_for"] for r in raw("look_alikes")}[thing]
+    true, false = (item.bad, item.good) if negated else (item.good, item.bad)
+    assert true in nouns[thing].get("isa") and false not in ancestors | {thing}, (true, false)
+    natural = false == look_alike
+    assert item.group == f"{'natural' if natural else 'less natural'}, {'negated' if negated else 'affirmative'}"
+    if not natural:  # an arbitrary category: not the look-alike, nor above or under it
+        near = {look_alike, *(nouns[look_alike].get("ancestors") or ())}
+        assert false not in near and look_alike not in (nouns[false].get("ancestors") or ()), (thing, false)
+    assert item.expected == (() if negated else (true,))
+    for option in item.candidates:  # each option has its own a/an
+        article = item.context_for(option).partition(" [MASK]")[0].split()[-1]
+        assert article == ("an" if option[0] in "aeiou" else "a"), item.context_for(option)
+    return false if negated else true
+
+
+GOLD_FACTS.update({"cprag_uses": gold_cprag_uses, "role_reversal": gold_role_reversal, "neg_nat": gold_neg_nat})

@@ -74,6 +74,8 @@ BAD_ROWS = [
     ("countries.tsv", "Narnia\tCair Paravel\tNarnian,\tEurope", "languages: an empty item in 'Narnian,'"),
     ("taxonomy_trees.tsv", "bird\tdev", "root: 'bird' is not a root: it is a kind of animal"),
     ("taxonomy_trees.tsv", "vehicle\tdev", "root: vehicle repeats line"),
+    ("look_alikes.tsv", "poodle\tmammal", "mistaken_for: a poodle is a kind of mammal in the lexicon's taxonomy"),
+    ("look_alikes.tsv", "animal\tplant", "thing: 'animal' needs a hypernym in the lexicon (isa)"),
 ]
 
 

@@ -86,7 +86,9 @@ def derive(item: ProbeItem, control: str, keywords: tuple[str, ...] = (), seed: 
         changed = _no_language(item, no_language_renaming(item.UID, fixed_candidates))
     else:
         key = f"blimpgen-control:{seed}:{item.item_id}:{control}" + ("" if replicate is None else f":{replicate}")
-        changed = MAKERS[control](item, keywords, random.Random(key))
+        # marked as the control first: a control may make a role item's two contexts equal (Trunc
+        # keeps 'had [MASK]' of both), which only an original item must not be
+        changed = MAKERS[control](replace(item, control=control), keywords, random.Random(key))
     return replace(changed, control=control, item_id=f"{item.item_id}.{suffix}", replicate=replicate)
 
 

@@ -8,7 +8,8 @@ rows and the problems found, each at the ``file:line`` of the written row it com
   phrases, and the uses only one concept has (Property Conjunction, CPRAG-style contexts);
 * ``relation_pairs``: word_pairs and the lexicon's adjective pairs in both orders (Antonym Negation);
 * ``country_facts``: one row per country and official language (Encyclopedic Composition);
-* ``taxonomy_tops``: the nouns two categories share, with their tree's split (Taxonomy Conjunction).
+* ``taxonomy_tops``: the nouns two categories share, with their tree's split (Taxonomy Conjunction);
+* ``natural_negations``: look-alikes with the true and the less natural false categories (NEG-NAT-style).
 """
 
 from __future__ import annotations
@@ -297,8 +298,48 @@ def derive_taxonomy_tops(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon,
     return out, errors
 
 
+def derive_natural_negations(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon,
+                             words: dict[tuple[str, str], Word], tables: dict[str, list[FactRow]]) -> tuple[list[FactRow], list[SpecError]]:
+    """Each look-alike with the thing's true category and the less natural false ones; a thing
+    without a hypernym, a mass noun, or a look-alike the thing truly is, are errors."""
+    children: dict[str, set[str]] = defaultdict(set)
+    for (category, lemma), word in words.items():
+        if category == "N":
+            for parent in word.get("isa") or ():
+                children[parent].add(lemma)
+    errors: list[SpecError] = []
+    out = []
+    for row in rows:
+        file, line = row.source.rsplit(":", 1)
+        thing, wrong = row.word("thing"), row.get("mistaken_for")
+        ancestors = frozenset(thing.get("ancestors") or ())
+        if not thing.get("isa") or thing.get("mass"):
+            errors.append(LexiconError(f"{thing.lemma!r} needs a hypernym in the lexicon (isa) and must be a count "
+                                       "noun: it is what the affirmative sentence says", file, int(line), "thing"))
+            continue
+        if wrong in ancestors or wrong == thing.lemma:
+            errors.append(LexiconError(f"a {thing.lemma} is a kind of {wrong} in the lexicon's taxonomy, so "
+                                       "denying it is false", file, int(line), "mistaken_for"))
+            continue
+        _, root = _root(thing.lemma, words)
+        tree = {lemma for (category, lemma), word in words.items() if category == "N"
+                and (lemma == root or root in (word.get("ancestors") or ())) and children.get(lemma)}
+        # what the look-alike is and what is under it are as natural to deny (a frog is not a snake)
+        near = {wrong, *(row.word("mistaken_for").get("ancestors") or ())}
+        near |= {lemma for (category, lemma), word in words.items()
+                 if category == "N" and wrong in (word.get("ancestors") or ())}
+        others = frozenset(tree - ancestors - near - {thing.lemma})
+        values = {"thing": thing.lemma, "category": min(thing.get("isa")), "mistaken_for": wrong,
+                  "ancestors": ancestors, "others": others}
+        out.append(FactRow(spec.name, row.fact_id, row.source, values,
+                           {"thing": thing, "category": words[("N", values["category"])],
+                            "mistaken_for": row.word("mistaken_for")}))
+    return out, errors
+
+
 Derivation = Callable[[list[FactRow], TableSpec, Lexicon, dict, dict], tuple[list[FactRow], list[SpecError]]]
 DERIVATIONS: dict[str, Derivation] = {"frequency_facts": derive_frequency_facts, "concepts": derive_concepts,
                                       "property_facts": derive_property_facts,
                                       "unique_uses": derive_unique_uses, "relation_pairs": derive_relation_pairs,
-                                      "country_facts": derive_country_facts, "taxonomy_tops": derive_taxonomy_tops}
+                                      "country_facts": derive_country_facts, "taxonomy_tops": derive_taxonomy_tops,
+                                      "natural_negations": derive_natural_negations}
