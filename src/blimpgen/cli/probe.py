@@ -61,11 +61,14 @@ def probe_group() -> None:
 @click.option("--plot", type=click.Path(dir_okay=False), help="Also draw the curves into this PNG file.")
 @click.option("--linear", is_flag=True, help="Also run LINEAR: the head's first layer fixed, only its output layer "
                                             "trains (oLMpics 3.3).")
+@click.option("--protocol", type=click.Choice(["mc-mlm", "mc-qa"]), default="mc-mlm", show_default=True,
+              help="mc-mlm: train the pre-trained MLM head only (one-token candidates); mc-qa: fine-tune the whole "
+                   "network with a new question-answering head, [CLS] q [SEP] a [SEP] (answers of any length).")
 @click.option("--quiet", is_flag=True, help="Do not print a line per run.")
 def curve_command(model, train, eval_path, eval_fraction, control_train, control_eval, sizes, seeds, epochs, steps,
-                  lr, batch_size, weight_decay, device, dtype, out, plot, linear, quiet) -> None:
-    """Train only the MLM head on N items per seed, score held-out items, and report WS and MAX of the
-    mean-over-seeds curve, LINEAR and LANGSENSE (oLMpics)."""
+                  lr, batch_size, weight_decay, device, dtype, out, plot, linear, protocol, quiet) -> None:
+    """Train on N items per seed (MC-MLM: the MLM head only; MC-QA: the whole network), score held-out
+    items, and report WS and MAX of the mean-over-seeds curve, LINEAR and LANGSENSE (oLMpics)."""
     from blimpgen.evaluate.curves.runner import run_learning_curve
     from blimpgen.evaluate.reporting.tables import format_curve
 
@@ -75,7 +78,7 @@ def curve_command(model, train, eval_path, eval_fraction, control_train, control
     result = run_learning_curve(model, train, eval_path, 0.2 if eval_fraction is None else eval_fraction,
                                 control_train, control_eval, out=out, plot=plot, sizes=sizes, seeds=seeds,
                                 epochs=epochs, steps=steps, lr=lr, batch_size=batch_size, weight_decay=weight_decay,
-                                device=device, dtype=dtype, linear=linear, progress=progress)
+                                device=device, dtype=dtype, linear=linear, protocol=protocol, progress=progress)
     click.echo(format_curve(result))
     if out:
         click.echo(f"curve written to {out}/")

@@ -104,6 +104,9 @@ class PreparedItems:
     dropped: tuple[tuple[str, str], ...] = ()   # (item id, reason)
     kept: tuple[str, ...] = ()                  # the ids of the items kept, in order
 
+    def __len__(self) -> int:
+        return len(self.answers)
+
     def coverage_note(self, where: str) -> str | None:
         """A line saying how many items were dropped and why (None when none was)."""
         if not self.dropped:

@@ -134,8 +134,10 @@ class CurveResult:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {"model": self.model, "options": self.options,
-                "protocol": "oLMpics learning curve, head only; WS and MAX of the mean-over-seeds curve "
-                            "(ws_best, max_best: best of seeds)",
+                "protocol": ("oLMpics learning curve, MC-QA (whole network fine-tuned with MLP_QA)"
+                             if self.options.get("protocol") == "mc-qa" else "oLMpics learning curve, MC-MLM "
+                             "(head only)") + "; WS and MAX of the mean-over-seeds curve (ws_best, max_best: "
+                             "best of seeds)",
                 "language": self.language.to_dict(),
                 "linear": self.linear.to_dict() if self.linear is not None else None,
                 "control": self.control.to_dict() if self.control is not None else None,

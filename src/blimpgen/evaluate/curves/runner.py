@@ -14,18 +14,38 @@ from pathlib import Path
 from typing import Any
 
 from blimpgen.errors import DataError, MissingDependencyError, OptionError
-from blimpgen.evaluate.curves.head import EncodedItems, HeadTrainer, PreparedItems, TrainOptions, prepare_items
-from blimpgen.evaluate.curves.protocol import (SIZES, Curve, CurveResult, Run, shared_arguments, split_items,
-                                               weights_for)
-from blimpgen.evaluate.scoring.scorers.hf_masked import load_masked_lm, load_masked_lm_tokenizer
+from blimpgen.evaluate.curves.head import (
+    HeadTrainer,
+    PreparedItems,
+    TrainOptions,
+    prepare_items,
+)
+from blimpgen.evaluate.curves.protocol import (
+    SIZES,
+    Curve,
+    CurveResult,
+    Run,
+    shared_arguments,
+    split_items,
+    weights_for,
+)
+from blimpgen.evaluate.curves.qa import QATrainer
+from blimpgen.evaluate.scoring.scorers.hf_masked import (
+    load_masked_lm,
+    load_masked_lm_tokenizer,
+)
 from blimpgen.records.item import ProbeItem
 
+PROTOCOLS = ("mc-mlm", "mc-qa")
 
-def run_curve(trainer: HeadTrainer, label: str, train: EncodedItems, held_out: EncodedItems,
+
+def run_curve(trainer: Any, label: str, train: Any, held_out: Any,
               sizes: Sequence[int], seeds: Sequence[int], options: TrainOptions,
               progress: Callable[[str], None] | None = None) -> Curve:
     """One learning curve: for each N that fits and each seed, train on the first N items of a
-    seeded shuffle, then score the held-out items.
+    seeded shuffle, then score the held-out items. ``trainer`` is a :class:`HeadTrainer` (MC-MLM)
+    or a :class:`~blimpgen.evaluate.curves.qa.QATrainer` (MC-QA), ``train`` and ``held_out`` what
+    its ``encode`` made.
 
     Raises:
         DataError: when no size fits the training set.
@@ -69,12 +89,14 @@ def learning_curve(model_name_or_path: str, train_items: Sequence[ProbeItem], ev
                    warmup_ratio: float = 0.06, device: str | None = None, dtype: str = "float32",
                    control_train: Sequence[ProbeItem] | None = None, control_eval: Sequence[ProbeItem] | None = None,
                    controls: dict[str, tuple[Sequence[ProbeItem], Sequence[ProbeItem]]] | None = None,
-                   linear: bool = False, sources: dict[str, str] | None = None,
+                   linear: bool = False, sources: dict[str, str] | None = None, protocol: str = "mc-mlm",
                    progress: Callable[[str], None] | None = None) -> CurveResult:
-    """The oLMpics learning curve of a masked LM's head on probe items, and on each control's.
+    """The oLMpics learning curve of a masked LM on probe items, and on each control's.
 
-    Every item set is tokenized and checked before any training; items with a candidate that is
-    not one token are dropped and counted in the notes.
+    ``mc-mlm`` (the default) trains the pre-trained masked-LM head only; every item set is
+    tokenized and checked before any training, and items with a candidate that is not one token
+    are dropped and counted in the notes. ``mc-qa`` fine-tunes the whole network with a new
+    question-answering head (:mod:`blimpgen.evaluate.curves.qa`): answers of any length.
 
     Args:
         model_name_or_path: hub id or local folder of an ``AutoModelForMaskedLM``.
@@ -90,6 +112,7 @@ def learning_curve(model_name_or_path: str, train_items: Sequence[ProbeItem], ev
             (``no_language`` and ``perturbed_language`` give oLMpics' LANGSENSE nolang and pert).
         linear: also run the LINEAR setup (only the head's output layer trains) on the language items.
         sources: names for messages: ``train``, ``eval``, ``control_train``, ``control_eval`` (file paths).
+        protocol: ``mc-mlm`` (head only) or ``mc-qa`` (whole network, MLP_QA; no LINEAR).
         progress: called with one line per run.
 
     Raises:
@@ -107,13 +130,20 @@ def learning_curve(model_name_or_path: str, train_items: Sequence[ProbeItem], ev
         raise OptionError(f"seeds must be distinct integers, got {seeds}")
     if (control_train is None) != (control_eval is None):
         raise OptionError("a control needs both its training and its held-out items")
+    if protocol not in PROTOCOLS:
+        raise OptionError(f"unknown protocol {protocol!r}; expected one of: {', '.join(PROTOCOLS)}")
+    if protocol == "mc-qa" and linear:
+        raise OptionError("LINEAR (--linear) fixes the first layer of the pre-trained MLM head; MC-QA has no "
+                          "pre-trained head (oLMpics reports LINEAR for MC-MLM only)")
     weights_for(sizes)
     where = {"train": "training items", "eval": "held-out items", "control_train": "control training items",
              "control_eval": "control held-out items", **(sources or {})}
     tokenizer, max_length = load_masked_lm_tokenizer(model_name_or_path)
     notes: list[str] = []
 
-    def prepare(items: Sequence[ProbeItem], label: str) -> PreparedItems:
+    def prepare(items: Sequence[ProbeItem], label: str) -> PreparedItems | Sequence[ProbeItem]:
+        if protocol == "mc-qa":  # answers of any length: nothing to drop
+            return items
         prepared = prepare_items(tokenizer, items, label, model_name_or_path, max_length)
         note = prepared.coverage_note(label)
         if note:
@@ -134,9 +164,11 @@ def learning_curve(model_name_or_path: str, train_items: Sequence[ProbeItem], ev
                            prepare(held, f"{label} {where['control_eval']}"))
         notes += _overlap_notes(label, train, held)
     for label, (train, _) in prepared.items():
-        if len(train.answers) < min(sizes):
-            raise DataError(f"{label}: {len(train.answers)} training items, fewer than the smallest size {min(sizes)}")
-    trainer = HeadTrainer(load_masked_lm(model_name_or_path, tokenizer, dtype, device), tokenizer, model_name_or_path)
+        if len(train) < min(sizes):
+            raise DataError(f"{label}: {len(train)} training items, fewer than the smallest size {min(sizes)}")
+    model = load_masked_lm(model_name_or_path, tokenizer, dtype, device)
+    trainer: Any = (QATrainer(model, tokenizer, model_name_or_path, max_length) if protocol == "mc-qa"
+                    else HeadTrainer(model, tokenizer, model_name_or_path))
     sets = {label: (trainer.encode(train), trainer.encode(held)) for label, (train, held) in prepared.items()}
     curves = {label: run_curve(trainer, label, train, held, sizes, seeds, options, progress)
               for label, (train, held) in sets.items()}
@@ -145,11 +177,17 @@ def learning_curve(model_name_or_path: str, train_items: Sequence[ProbeItem], ev
         trainer.use("linear")
         linear_curve = run_curve(trainer, "language (LINEAR)", *sets["language"], sizes, seeds, options, progress)
         trainer.use("mlp")
-    settings = {"sizes": sorted(sizes), "seeds": seeds, **options.model_dump(), "device": str(trainer.device),
-                "dtype": dtype, "head": trainer.head_name, "trained": [n for n, _ in trainer.trainable],
-                "linear_trained": [n for n in trainer.output_names],
-                "encoder": "frozen; eval mode (no dropout); states at the blank cached; decoder untied from the "
-                           "input embeddings"}
+    settings = {"protocol": protocol, "sizes": sorted(sizes), "seeds": seeds, **options.model_dump(),
+                "device": str(trainer.device), "dtype": dtype, "head": trainer.head_name}
+    if protocol == "mc-qa":
+        settings.update(trained="the whole network: encoder and a new MLP_QA head (seeded per run)",
+                        encoder="fine-tuned (dropout on while training); restored to the pre-trained weights "
+                                "before each run", dtype="float32")
+        notes.append("MC-QA: the zero-shot accuracy is that of an untrained head (not meaningful, as oLMpics notes)")
+    else:
+        settings.update(trained=[n for n, _ in trainer.trainable], linear_trained=list(trainer.output_names),
+                        encoder="frozen; eval mode (no dropout); states at the blank cached; decoder untied from "
+                                "the input embeddings")
     control_curves = {label: curve for label, curve in curves.items() if label != "language"}
     first = next(iter(control_curves.values()), None)
     return CurveResult(model_name_or_path, settings, curves["language"], control_curves.get("no_language", first),
