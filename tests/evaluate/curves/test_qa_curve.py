@@ -122,13 +122,16 @@ def test_qa_refuses_linear_and_items_without_candidates(tiny) -> None:
 
 def test_cli_probe_curve_with_the_mc_qa_protocol(tiny, tmp_path, capsys) -> None:
     folder, _, _ = tiny
-    path = tmp_path / "qa.jsonl"
-    path.write_text("".join(dumps_record(item) + "\n" for item in questions(100)), encoding="utf-8")
+    path, held = tmp_path / "qa.jsonl", tmp_path / "held.jsonl"
+    path.write_text("".join(dumps_record(item) + "\n" for item in questions(80)), encoding="utf-8")
+    # a second gen run numbers its items alike: the same ids, other items (a split's dev file)
+    held.write_text("".join(dumps_record(item) + "\n" for item in questions(20, seed=9)), encoding="utf-8")
     out = tmp_path / "curve"
-    code, stdout, err = run_cli(["probe", "curve", "--model", str(folder), "--train", str(path), "--protocol",
-                                 "mc-qa", "--sizes", "62", "--seeds", "0", "--steps", "2", "--device", "cpu",
-                                 "--out", str(out), "--quiet"], capsys)
+    code, stdout, err = run_cli(["probe", "curve", "--model", str(folder), "--train", str(path), "--eval", str(held),
+                                 "--protocol", "mc-qa", "--sizes", "62", "--seeds", "0", "--steps", "2",
+                                 "--device", "cpu", "--out", str(out), "--quiet"], capsys)
     assert code == 0, err
     curve = json.loads((out / "curve.json").read_text())
     assert curve["options"]["protocol"] == "mc-qa" and "MC-QA" in curve["protocol"]
-    assert curve["language"]["eval_items"] == 20 and "WS" in stdout
+    assert curve["language"]["eval_items"] == 20 and "MLP_QA WS MAX" in stdout and "whole network" in stdout
+    assert not [note for note in curve["notes"] if "same context and candidates" in note]

@@ -196,14 +196,20 @@ def learning_curve(model_name_or_path: str, train_items: Sequence[ProbeItem], ev
 
 def _overlap_notes(label: str, train: Sequence[ProbeItem], held_out: Sequence[ProbeItem]) -> list[str]:
     notes = []
-    shared = {item.item_id for item in train} & {item.item_id for item in held_out}
+    # the same item (id and text): two gen runs (a suite's train and dev splits) number their items alike
+    shared = {_content(item) for item in train} & {_content(item) for item in held_out}
     if shared:
-        notes.append(f"{label}: {len(shared)} item ids are in both the training and the held-out items")
+        notes.append(f"{label}: {len(shared)} items (same id, context and candidates) are in both the training "
+                     "and the held-out items")
     tuples = shared_arguments(train, held_out)
     if tuples:
         notes.append(f"{label}: {len(tuples)} argument tuples (e.g. {', '.join(sorted(tuples, key=str)[0])}) are in "
                      "both the training and the held-out items")
     return notes
+
+
+def _content(item: ProbeItem) -> tuple:
+    return (item.item_id, item.context, item.candidates, item.answer, item.reversed_context)
 
 
 def write_curve(result: CurveResult, folder: str | Path) -> list[Path]:

@@ -45,7 +45,9 @@ def format_curve(result: CurveResult) -> str:
     points = [{p["size"]: p for p in curve.points()} for curve in curves]
     seeds = ",".join(map(str, result.options["seeds"]))
     width = max(22, *(len(c.label) for c in curves))
-    lines = [f"learning curve of {result.model} (head only: {result.options['head']}; seeds {seeds})",
+    qa = result.options.get("protocol") == "mc-qa"
+    trained = "MC-QA: whole network, new MLP_QA head" if qa else f"head only: {result.options['head']}"
+    lines = [f"learning curve of {result.model} ({trained}; seeds {seeds})",
              f"{'':>13}" + "".join(f"  {curve.label:<{width}}" for curve in curves),
              f"{'N':>13}" + "".join(f"  {'mean ± std':<{width - 7}}{'max':>7}" for _ in curves)]
     for size in sorted({n for by_size in points for n in by_size}):
@@ -71,14 +73,17 @@ def format_curve(result: CurveResult) -> str:
 
 def olmpics_row(result: CurveResult) -> str:
     """The run as a row of oLMpics' tables (percent): Zero-shot | MLP_MLM WS MAX | LINEAR WS MAX |
-    LANGSENSE pert nolang (a dash where the run has no such curve)."""
+    LANGSENSE pert nolang (a dash where the run has no such curve). For MC-QA the paper's tables
+    have no zero-shot (an untrained head) and the trained head is MLP_QA."""
     def pct(value: float | None) -> str:
         return "-" if value is None else f"{100 * value:.0f}"
 
     language, linear = result.language.summary(), result.linear.summary() if result.linear else None
     sense = result.langsense()
-    cells = [pct(result.language.zero_shot), pct(language["ws"]), pct(language["max"]),
+    qa = result.options.get("protocol") == "mc-qa"
+    cells = [pct(None if qa else result.language.zero_shot), pct(language["ws"]), pct(language["max"]),
              pct(linear["ws"] if linear else None), pct(linear["max"] if linear else None),
              pct(sense.get("perturbed_language")), pct(sense.get("no_language"))]
-    return ("oLMpics row (%): zero-shot | MLP_MLM WS MAX | LINEAR WS MAX | LANGSENSE pert nolang\n"
+    head = "MLP_QA" if qa else "MLP_MLM"
+    return (f"oLMpics row (%): zero-shot | {head} WS MAX | LINEAR WS MAX | LANGSENSE pert nolang\n"
             f"                 {cells[0]} | {cells[1]} {cells[2]} | {cells[3]} {cells[4]} | {cells[5]} {cells[6]}")
