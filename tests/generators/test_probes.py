@@ -129,6 +129,14 @@ def test_suite_makes_unique_valid_items_whose_gold_follows_from_the_values(uid, 
     assert len(seen) == 300
 
 
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), uid=st.sampled_from(SUITES))
+def test_gold_follows_from_the_data_whatever_the_seed(seed, uid, probes, lexicon) -> None:
+    """The gold property over seeds: each item's answer is the one its values and the data give."""
+    for item, bindings in generate_items_with_bindings(probes[uid], 25, seed):
+        assert item.answer == gold(uid, item, bindings, lexicon), item
+
+
 @pytest.mark.parametrize("uid", SUITES)
 def test_answers_are_balanced_enough_that_a_constant_guess_fails(uid, probes) -> None:
     items = list(generate_items(probes[uid], 400, seed=11))
