@@ -137,7 +137,7 @@ def test_probe_import_writes_controls_after_each_item(tmp_path) -> None:
     result = run("probe", "import", str(source), "-o", str(out), "--control", "truncated", "--control", "shuffled",
                  "--shuffles", "3")
     assert result.exit_code == 0, result.output
-    rows = [json.loads(l) for l in out.read_text().splitlines()]
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert [r["item_id"] for r in rows] == ["c-1", "c-1.truncated", "c-1.shuffled.000", "c-1.shuffled.001",
                                             "c-1.shuffled.002"]
     assert rows[0]["item_type"] == "cloze_foils" and rows[0]["foils"] == ["spoon", "bicycle"]

@@ -156,7 +156,8 @@ def test_cli_probe_curve_prints_mean_of_seeds_linear_and_langsense(bert_dir, tmp
                                  "--out", str(out), "--quiet"], capsys)
     assert code == 0, err
     saved = json.loads((out / "curve.json").read_text())
-    assert set(saved["controls"]) == {"no_language", "perturbed_language"} and saved["linear"]["label"].startswith("language")
+    assert set(saved["controls"]) == {"no_language", "perturbed_language"}
+    assert saved["linear"]["label"].startswith("language")
     language = saved["language"]
     means = [p["mean"] for p in language["points"]]
     assert language["max"] == pytest.approx(max(means)) and language["max_best"] >= language["max"]

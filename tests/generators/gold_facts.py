@@ -264,8 +264,10 @@ def gold_role_reversal(item, b, lexicon) -> str:
     assert item.reversed_context == f"{name} {frame} which {agent} the {patient} had [MASK]."
     verb = b["verb"]
     nouns, categories = _nouns(lexicon), frozenset(lexicon.inventory.categories)
-    assert evaluate(verb.get("arg1"), nouns[agent], categories) and not evaluate(verb.get("arg2"), nouns[agent], categories)
-    assert evaluate(verb.get("arg2"), nouns[patient], categories) and not evaluate(verb.get("arg1"), nouns[patient], categories)
+    agent_noun, patient_noun = nouns[agent], nouns[patient]
+    assert evaluate(verb.get("arg1"), agent_noun, categories) and not evaluate(verb.get("arg2"), agent_noun, categories)
+    assert evaluate(verb.get("arg2"), patient_noun, categories)
+    assert not evaluate(verb.get("arg1"), patient_noun, categories)
     assert verb.get("vform") == "en" and "transitive" in verb.get("frames")  # the past participle
     assert item.arguments == (patient, agent) and item.expected == (verb.text,)
     return verb.text

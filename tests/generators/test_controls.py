@@ -11,8 +11,7 @@ import re
 import pytest
 
 from blimpgen.errors import GenerationError
-from blimpgen.generators.controls import (GENERIC_OBJECT, GENERIC_SUBJECT, PERTURBATION_WORDS, derive,
-                                          derive_controls)
+from blimpgen.generators.controls import GENERIC_OBJECT, GENERIC_SUBJECT, PERTURBATION_WORDS, derive, derive_controls
 from blimpgen.generators.generate import generate_items, load_probe_suites
 from blimpgen.records.item import BLANK, ProbeItem
 from blimpgen.records.jsonl import dumps_record

@@ -26,8 +26,9 @@ from blimpgen.vocab import load_lexicon
 from .gold_facts import GOLD_FACTS
 
 SUITES = sorted(load_shipped_specs(ProbeSpec))
-REQUIRED = {"olmpics_age_comparison", "olmpics_age_comparison_birth_year", "olmpics_multihop_age", "olmpics_always_never",
-            "olmpics_property_conjunction", "olmpics_property_conjunction_but_not", "olmpics_encyclopedic_composition",
+REQUIRED = {"olmpics_age_comparison", "olmpics_age_comparison_birth_year", "olmpics_multihop_age",
+            "olmpics_always_never", "olmpics_property_conjunction", "olmpics_property_conjunction_but_not",
+            "olmpics_encyclopedic_composition",
             "olmpics_size_comparison", "olmpics_antonym_negation", "olmpics_taxonomy_conjunction", "neg_simp",
             "cprag_uses", "role_reversal", "neg_nat"}
 ORDINALS = ("first", "second", "third")
@@ -218,7 +219,8 @@ def with_no_language(probes, uid: str, n: int = 60) -> list[tuple[ProbeItem, Pro
     return list(zip(made[0::2], made[1::2]))
 
 
-NO_LANGUAGE_SUITES = [uid for uid in SUITES if "no_language" in load_shipped_specs(ProbeSpec)[uid].spec.offered_controls]
+NO_LANGUAGE_SUITES = [uid for uid in SUITES
+                      if "no_language" in load_shipped_specs(ProbeSpec)[uid].spec.offered_controls]
 
 
 def fixed_words(uid: str) -> tuple[str, ...]:

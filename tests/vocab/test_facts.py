@@ -113,7 +113,8 @@ def test_facts_an_undeclared_table_file_is_an_error(lexicon) -> None:
 
 
 @pytest.mark.parametrize("change, message", [
-    (("    file: frequency.tsv\n", "    file: frequency.tsv\n    colour: red\n"), "tables.frequency.colour: unknown key"),
+    (("    file: frequency.tsv\n", "    file: frequency.tsv\n    colour: red\n"),
+     "tables.frequency.colour: unknown key"),
     (("subject: {type: word, category: N,", "subject: {type: wurd, category: N,"),
      "tables.frequency.columns.subject: a column is a mapping with type (one of word, text, texts, enum)"),
     (("    key: [subject, verb, object]\n", "    key: [subject, verb, objekt]\n"),
@@ -183,7 +184,8 @@ def test_facts_relation_pair_subjects_suit_both_words(facts, lexicon) -> None:
         if row.get("category") == "N":
             human = all(nouns[row.get(c)].get("human") for c in ("first", "second"))
             assert (row.get("subject") != "thing") == bool(human), row
-        genders = {nouns[row.get(c)].get("gender") for c in ("first", "second")} if row.get("category") == "N" else set()
+        genders = ({nouns[row.get(c)].get("gender") for c in ("first", "second")} if row.get("category") == "N"
+                   else set())
         if "m" in genders:
             assert row.get("subject") == "male", row
         if "f" in genders:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -131,7 +132,7 @@ def sample_problems(source: Source, n: int, attempts: int, seed: int = 0) -> lis
     dry: Counter = Counter()
     render_failures: Counter = Counter()
     made: Counter = Counter()  # identity key -> times rendered
-    strata: dict[str, Counter] = {}  # the first slot's value -> identity key -> times rendered
+    strata: dict[str, Counter[Hashable]] = {}  # the first slot's value -> identity key -> times rendered
     findings: dict = {}
     problems: list[SpecError] = []
     for _ in range(attempts):
@@ -195,7 +196,7 @@ def repeats_unlikely(draws: int, unique: int, n: int, alpha: float = SIGNIFICANC
     return 1 - below < alpha if repeats > 0 else False
 
 
-def stratified_capacity(strata: list[Counter]) -> float:
+def stratified_capacity(strata: list[Counter[Hashable]]) -> float:
     """How many distinct items a source has, from what each value of its first slot made.
 
     A suite that draws its answer first (one of a few values, each equally likely) samples the
@@ -207,7 +208,7 @@ def stratified_capacity(strata: list[Counter]) -> float:
     keys = [key for stratum in strata for key in stratum]
     if 1 < len(strata) <= MAX_STRATA and len(keys) == len(set(keys)):
         return sum(estimate_capacity(sum(stratum.values()), len(stratum)) for stratum in strata)
-    everything = Counter()
+    everything: Counter[Hashable] = Counter()
     for stratum in strata:
         everything.update(stratum)
     return estimate_capacity(sum(everything.values()), len(everything))

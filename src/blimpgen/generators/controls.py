@@ -54,6 +54,8 @@ PERTURBATION_WORDS = ("blah", "ya", "foo", "snap", "woo", "boo", "da", "wee", "f
 GENERIC_OBJECT, GENERIC_SUBJECT = "one", "other"
 RANDOM_CONTROLS = ("shuffled", "shuffled_truncated")
 SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+")
+# A control other than no_language: (item marked as the control, the suite's key words, its rng) -> item.
+Maker = Callable[[ProbeItem, tuple[str, ...], random.Random], ProbeItem]
 
 
 def derive(item: ProbeItem, control: str, keywords: tuple[str, ...] = (), seed: int = 0,
@@ -206,7 +208,8 @@ def _truncate_last_sentence(text: str) -> str:
     sentences = _sentences(left + "\0")
     kept = sentences[:-1]
     before = sentences[-1].rstrip("\0").split()[-2:]
-    after = re.match(r"[.,;:!?]*", right.lstrip()).group(0)
+    punctuation = re.match(r"[.,;:!?]*", right.lstrip())  # always matches, perhaps empty
+    after = punctuation.group(0) if punctuation else ""
     return " ".join(kept + before + [BLANK]) + after
 
 
@@ -232,7 +235,7 @@ def _shuffled_truncated(item: ProbeItem, keywords: tuple[str, ...], rng: random.
     return _map_contexts(item, lambda text: _truncate_last_sentence(shuffle(text)))
 
 
-def _generic(control: str, object_word: str | None, subject_word: str | None) -> Callable:
+def _generic(control: str, object_word: str | None, subject_word: str | None) -> Maker:
     def make(item: ProbeItem, keywords: tuple[str, ...], rng: random.Random) -> ProbeItem:
         if len(item.arguments) != 2 or item.reversed_context is None:
             raise GenerationError(f"{item.UID}: the generic_* controls need a role item whose arguments are "
@@ -266,7 +269,7 @@ def _map_contexts(item: ProbeItem, change: Callable[[str], str]) -> ProbeItem:
     return replace(item, context=context, contexts=contexts, reversed_context=reversed_context)
 
 
-MAKERS: dict[str, Callable[[ProbeItem, tuple[str, ...], random.Random], ProbeItem]] = {
+MAKERS: dict[str, Maker] = {
     "perturbed_language": _perturbed, "shuffled": _shuffled, "truncated": _truncated,
     "shuffled_truncated": _shuffled_truncated, "generic_object": _generic("generic_object", GENERIC_OBJECT, None),
     "generic_subject": _generic("generic_subject", None, GENERIC_SUBJECT),

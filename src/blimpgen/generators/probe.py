@@ -69,12 +69,12 @@ class Probe:
                                            linguistics_term=spec.linguistics_term)
         self.fixed_candidates = self._fixed_candidates()
 
-    def _option_keys(self) -> list[tuple]:
+    def _option_keys(self) -> list[KeyPath]:
         """The template keys of the candidates, in the order the item lists them."""
         spec = self.spec
-        return ([("candidates", i) for i in range(len(spec.candidates or ()))]
-                + [(key,) for key in ("good", "bad") if getattr(spec, key) is not None]
-                + [("foils", i) for i in range(len(spec.foils or ()))])
+        keys: list[KeyPath] = [("candidates", i) for i in range(len(spec.candidates or ()))]
+        keys += [(key,) for key in ("good", "bad") if getattr(spec, key) is not None]
+        return keys + [("foils", i) for i in range(len(spec.foils or ()))]
 
     def _fixed_candidates(self) -> tuple[str, ...]:
         """The candidates that are the same words on every item (templates that use no slot), in
@@ -146,7 +146,8 @@ class Probe:
             fields["contexts"] = None
         if fields["context"].count(BLANK) != (1 if self.shape.blank else 0):
             raise self._bug(("context",), f"the context rendered as {fields['context']!r}, without exactly "
-                                          f"{'one' if self.shape.blank else 'no'} {BLANK} (a slot value may contain it)")
+                                          f"{'one' if self.shape.blank else 'no'} {BLANK} "
+                                          "(a slot value may contain it)")
         if fields["reversed_context"] is not None and fields["reversed_context"].count(BLANK) != 1:
             raise self._bug(("reversed_context",), f"the reversed context rendered as {fields['reversed_context']!r}, "
                                                    f"without exactly one {BLANK}")

@@ -111,24 +111,28 @@ def _item(row: dict[str, str], suite: str, phenomenon: str, field: str, number: 
     if (good or bads or reversed_context) and (candidates or answer):
         raise DataError("row: fill either good/bad/reversed_context (cloze contrast, foils, role) or "
                         "candidates/answer (multiple choice, question)")
-    fields: dict[str, object] = {}
+    # the answer fields of the item's type (the others stay empty)
+    item_good: str | None = None
+    item_bad: str | None = None
+    foils: tuple[str, ...] = ()
+    item_expected: tuple[str, ...] = ()
     if reversed_context is not None:
         if not good or bads:
             raise DataError(f"{'bad' if bads else 'good'}: a role row has a good (the target) and no bad")
         if reversed_context.count(BLANK) != 1:
             raise DataError(f"reversed_context: must contain {BLANK} exactly once")
         item_type, candidates, answer = "role_contrast", (good,), good
-        fields.update(good=good, reversed_context=reversed_context, expected=expected)
+        item_good, item_expected = good, expected
     elif good or bads:
         if not (good and bads):
             raise DataError(f"{'bad' if good else 'good'}: a cloze contrast row needs both good and bad")
         if good in bads:
             raise DataError("bad: equal to good")
         if len(bads) == 1:
-            item_type, fields = "cloze_contrast", dict(good=good, bad=bads[0], expected=expected)
+            item_type, item_bad = "cloze_contrast", bads[0]
         else:
-            item_type, fields = "cloze_foils", dict(good=good, foils=bads, expected=expected)
-        candidates, answer = (good, *bads), good
+            item_type, foils = "cloze_foils", bads
+        candidates, answer, item_good, item_expected = (good, *bads), good, good, expected
     elif candidates or answer:
         if len(candidates) < 2:
             raise DataError("candidates: give at least two, separated by |")
@@ -152,7 +156,8 @@ def _item(row: dict[str, str], suite: str, phenomenon: str, field: str, number: 
                          field=field, linguistics_term=phenomenon, group=row.get("group", ""), context=context,
                          contexts=contexts, candidates=tuple(candidates), answer=answer,
                          arguments=_split(row.get("arguments", "")), blimpgen_version=__version__,
-                         **fields)  # type: ignore[arg-type]
+                         good=item_good, bad=item_bad, foils=foils, reversed_context=reversed_context,
+                         expected=item_expected)
     except DataError as exc:
         raise DataError(f"row: {str(exc).split(': ', 1)[-1]}") from None
 

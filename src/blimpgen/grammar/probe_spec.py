@@ -186,7 +186,8 @@ class ProbeSpec(SpecBase):
             problems.append((("context",), f"the context must contain the blank {BLANK} exactly once" if blanks
                              else f"a question has no blank {BLANK}"))
         if self.reversed_context is not None and self.reversed_context.count(BLANK) != 1:
-            problems.append((("reversed_context",), f"the reversed context must contain the blank {BLANK} exactly once"))
+            problems.append((("reversed_context",),
+                             f"the reversed context must contain the blank {BLANK} exactly once"))
         for name in self.options:
             if not isinstance(name, str) or not name.isidentifier():
                 problems.append((("options", name), "option names must be identifiers"))

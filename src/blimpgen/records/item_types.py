@@ -31,7 +31,7 @@ the margin in probability), as Ettinger (2020) defines it for each of her diagno
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import ClassVar, Literal, Protocol, overload
 
 BLANK = "[MASK]"
 # The item_type names, for spec models and mypy: each shape's ``name`` must be one of them (a
@@ -42,6 +42,34 @@ Cell = tuple[str, str]  # (context with one blank, the word in the blank)
 # Controls every type with a blank offers, and those only role items do (Ettinger's -Obj, -Sub, -Both).
 TEXT_CONTROLS = ("no_language", "perturbed_language", "shuffled", "truncated", "shuffled_truncated")
 ROLE_CONTROLS = ("generic_object", "generic_subject", "generic_both")
+
+
+class ItemFields(Protocol):
+    """What a shape reads of an item: :class:`~blimpgen.records.item.ProbeItem` (which imports
+    this module, so the shapes name the fields rather than the class)."""
+
+    @property
+    def context(self) -> str: ...
+    @property
+    def candidates(self) -> tuple[str, ...]: ...
+    @property
+    def answer(self) -> str: ...
+    @property
+    def control(self) -> str: ...
+    @property
+    def contexts(self) -> dict[str, str] | None: ...
+    @property
+    def good(self) -> str | None: ...
+    @property
+    def bad(self) -> str | None: ...
+    @property
+    def foils(self) -> tuple[str, ...]: ...
+    @property
+    def reversed_context(self) -> str | None: ...
+
+    def context_for(self, option: str) -> str:
+        """The context ``option`` is placed in."""
+        ...
 
 
 class ItemShape:
@@ -66,17 +94,17 @@ class ItemShape:
         return candidates, None
 
     @classmethod
-    def cells(cls, item: Any) -> list[Cell]:
+    def cells(cls, item: ItemFields) -> list[Cell]:
         """Every (context, word) a masked LM scores at the blank, answer first."""
         return [(item.context_for(option), option) for option in item.candidates]
 
     @classmethod
-    def comparisons(cls, item: Any) -> list[tuple[Cell, Cell]]:
+    def comparisons(cls, item: ItemFields) -> list[tuple[Cell, Cell]]:
         """(better, worse) cells whose order sensitivity tests; empty: no sensitivity."""
         return []
 
     @classmethod
-    def problems(cls, item: Any) -> list[str]:
+    def problems(cls, item: ItemFields) -> list[str]:
         """What is inconsistent in an item of this type (beyond the checks every item gets)."""
         return []
 
@@ -98,15 +126,17 @@ class ClozeContrast(ItemShape):
     json_fields = ("expected", "good", "bad")
 
     @classmethod
-    def options(cls, candidates, good, bad, foils):  # noqa: ANN001, ANN206 - as the base
+    def options(cls, candidates: tuple[str, ...], good: str | None, bad: str | None,
+                foils: tuple[str, ...]) -> tuple[tuple[str, ...], str | None]:
         return (good or "", bad or ""), good
 
     @classmethod
-    def comparisons(cls, item):  # noqa: ANN001, ANN206 - as the base
-        return [((item.context_for(item.good), item.good), (item.context_for(item.bad), item.bad))]
+    def comparisons(cls, item: ItemFields) -> list[tuple[Cell, Cell]]:
+        good, bad = _given(item.good, "good"), _given(item.bad, "bad")
+        return [((item.context_for(good), good), (item.context_for(bad), bad))]
 
     @classmethod
-    def problems(cls, item):  # noqa: ANN001, ANN206 - as the base
+    def problems(cls, item: ItemFields) -> list[str]:
         if item.good is None or item.bad is None:
             return ["a cloze_contrast item needs good and bad"]
         if (item.good, item.bad) != tuple(item.candidates) or item.answer != item.good:
@@ -125,16 +155,18 @@ class ClozeFoils(ItemShape):
     json_fields = ("expected", "good", "foils")
 
     @classmethod
-    def options(cls, candidates, good, bad, foils):  # noqa: ANN001, ANN206 - as the base
+    def options(cls, candidates: tuple[str, ...], good: str | None, bad: str | None,
+                foils: tuple[str, ...]) -> tuple[tuple[str, ...], str | None]:
         return (good or "", *foils), good
 
     @classmethod
-    def comparisons(cls, item):  # noqa: ANN001, ANN206 - as the base
-        best = (item.context_for(item.good), item.good)
+    def comparisons(cls, item: ItemFields) -> list[tuple[Cell, Cell]]:
+        good = _given(item.good, "good")
+        best = (item.context_for(good), good)
         return [(best, (item.context_for(foil), foil)) for foil in item.foils]
 
     @classmethod
-    def problems(cls, item):  # noqa: ANN001, ANN206 - as the base
+    def problems(cls, item: ItemFields) -> list[str]:
         if item.good is None or not item.foils:
             return ["a cloze_foils item needs good and at least one foil"]
         if (item.good, *item.foils) != tuple(item.candidates) or item.answer != item.good:
@@ -155,19 +187,22 @@ class RoleContrast(ItemShape):
     json_fields = ("expected", "good", "reversed_context")
 
     @classmethod
-    def options(cls, candidates, good, bad, foils):  # noqa: ANN001, ANN206 - as the base
+    def options(cls, candidates: tuple[str, ...], good: str | None, bad: str | None,
+                foils: tuple[str, ...]) -> tuple[tuple[str, ...], str | None]:
         return (good or "",), good
 
     @classmethod
-    def cells(cls, item):  # noqa: ANN001, ANN206 - as the base
-        return [(item.context, item.good), (item.reversed_context, item.good)]
+    def cells(cls, item: ItemFields) -> list[Cell]:
+        target = _given(item.good, "good")
+        return [(item.context, target), (_given(item.reversed_context, "reversed_context"), target)]
 
     @classmethod
-    def comparisons(cls, item):  # noqa: ANN001, ANN206 - as the base
-        return [((item.context, item.good), (item.reversed_context, item.good))]
+    def comparisons(cls, item: ItemFields) -> list[tuple[Cell, Cell]]:
+        plausible, reversed_ = cls.cells(item)
+        return [(plausible, reversed_)]
 
     @classmethod
-    def problems(cls, item):  # noqa: ANN001, ANN206 - as the base
+    def problems(cls, item: ItemFields) -> list[str]:
         problems = []
         if item.good is None or item.reversed_context is None:
             return ["a role_contrast item needs good (the target) and reversed_context"]
@@ -191,11 +226,11 @@ class Question(ItemShape):
     controls = ("none", "no_language", "perturbed_language", "shuffled")
 
     @classmethod
-    def cells(cls, item):  # noqa: ANN001, ANN206 - as the base
+    def cells(cls, item: ItemFields) -> list[Cell]:
         return []
 
     @classmethod
-    def problems(cls, item):  # noqa: ANN001, ANN206 - as the base
+    def problems(cls, item: ItemFields) -> list[str]:
         if BLANK in item.context:
             return [f"a question has no blank {BLANK}"]
         if item.contexts is not None:
@@ -203,12 +238,23 @@ class Question(ItemShape):
         return []
 
 
+def _given(value: str | None, key: str) -> str:
+    """A field the item's type requires (its :meth:`ItemShape.problems` refuse an item without it)."""
+    if value is None:
+        raise ValueError(f"the item has no {key}")
+    return value
+
+
 SHAPES: tuple[type[ItemShape], ...] = (MultipleChoice, ClozeContrast, ClozeFoils, RoleContrast, Question)
 ITEM_TYPES: tuple[str, ...] = tuple(shape.name for shape in SHAPES)
 CONTROLS: tuple[str, ...] = ("none", *TEXT_CONTROLS, *ROLE_CONTROLS)
-_BY_NAME = {shape.name: shape for shape in SHAPES}
+_BY_NAME: dict[str, type[ItemShape]] = {shape.name: shape for shape in SHAPES}
 
 
+@overload
+def item_shape(name: ItemType) -> type[ItemShape]: ...
+@overload
+def item_shape(name: str) -> type[ItemShape] | None: ...
 def item_shape(name: str) -> type[ItemShape] | None:
     """The shape of the item type ``name`` (None for an unknown name): the one place a probe
     item's ``item_type`` string becomes a class (re-exported by :mod:`blimpgen.records.types`)."""

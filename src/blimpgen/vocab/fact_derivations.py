@@ -18,7 +18,7 @@ from collections import defaultdict
 from collections.abc import Callable
 
 from blimpgen.errors import LexiconError, SpecError
-from blimpgen.vocab.fact_rows import FactRow, TableSpec
+from blimpgen.vocab.fact_rows import BaseWords, FactRow, RowsAndErrors, Tables, TableSpec
 from blimpgen.vocab.lexeme import Word
 from blimpgen.vocab.lexicon import Lexicon
 from blimpgen.vocab.morphology import with_article
@@ -27,8 +27,8 @@ from blimpgen.vocab.query import evaluate
 FREQUENCY_ORDER = ("never", "rarely", "sometimes", "often", "always")
 
 
-def derive_frequency_facts(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon,
-                           words: dict[tuple[str, str], Word], tables: dict[str, list[FactRow]]) -> tuple[list[FactRow], list[SpecError]]:
+def derive_frequency_facts(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon, words: BaseWords,
+                           tables: Tables) -> RowsAndErrors:
     """Expand frequency rules over the ``isa`` taxonomy: a rule on ``bird`` holds for every noun
     below bird; for each noun and predicate the most specific rule wins (the noun's own, else
     the nearest ancestor's). Two rules at the same distance that disagree are an error at both.
@@ -70,7 +70,7 @@ def derive_frequency_facts(rows: list[FactRow], spec: TableSpec, lexicon: Lexico
     return out, errors
 
 
-def _ancestry(noun: Word, words: dict[tuple[str, str], Word]) -> list[set[str]]:
+def _ancestry(noun: Word, words: BaseWords) -> list[set[str]]:
     """The noun itself, then its parents, grandparents ... as sets of lemmas, nearest first."""
     levels, current, seen = [{noun.lemma}], {noun.lemma}, {noun.lemma}
     while current:
@@ -86,7 +86,7 @@ def _ancestry(noun: Word, words: dict[tuple[str, str], Word]) -> list[set[str]]:
     return levels
 
 
-def _root(lemma: str, words: dict[tuple[str, str], Word]) -> tuple[str, str]:
+def _root(lemma: str, words: BaseWords) -> tuple[str, str]:
     """(first isa parent, root of the isa tree) of a noun; the noun itself where it has none."""
     word = words.get(("N", lemma))
     parents = sorted(word.get("isa") or ()) if word is not None else []
@@ -101,8 +101,8 @@ def _root(lemma: str, words: dict[tuple[str, str], Word]) -> tuple[str, str]:
         seen.add(top)
 
 
-def derive_concepts(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon,
-                    words: dict[tuple[str, str], Word], tables: dict[str, list[FactRow]]) -> tuple[list[FactRow], list[SpecError]]:
+def derive_concepts(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon, words: BaseWords,
+                    tables: Tables) -> RowsAndErrors:
     """One row per concept of ``properties``: the set of its properties (``relation:value``), of
     the relations it is described for (a concept is described completely for each of those), and
     its place in the isa tree (``parent``, ``top``)."""
@@ -143,8 +143,8 @@ PROPERTY_FRAMES = {"found_in": ("is usually found {}", "is not usually found {}"
                    "has_part": ("has {}", "does not have {}")}
 
 
-def derive_property_facts(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon,
-                          words: dict[tuple[str, str], Word], tables: dict[str, list[FactRow]]) -> tuple[list[FactRow], list[SpecError]]:
+def derive_property_facts(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon, words: BaseWords,
+                          tables: Tables) -> RowsAndErrors:
     """The properties with their key (``RELATION:VALUE``) and how they read in a question."""
     out = []
     for row in rows:
@@ -155,8 +155,8 @@ def derive_property_facts(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon
     return out, []
 
 
-def derive_unique_uses(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon,
-                       words: dict[tuple[str, str], Word], tables: dict[str, list[FactRow]]) -> tuple[list[FactRow], list[SpecError]]:
+def derive_unique_uses(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon, words: BaseWords,
+                       tables: Tables) -> RowsAndErrors:
     """The ``used_to`` facts whose use belongs to one concept only (CPRAG-style expected words)."""
     users: dict[str, set[str]] = defaultdict(set)
     for row in rows:
@@ -172,8 +172,8 @@ def derive_unique_uses(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon,
     return out, []
 
 
-def derive_relation_pairs(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon,
-                          words: dict[tuple[str, str], Word], tables: dict[str, list[FactRow]]) -> tuple[list[FactRow], list[SpecError]]:
+def derive_relation_pairs(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon, words: BaseWords,
+                          tables: Tables) -> RowsAndErrors:
     """word_pairs and the lexicon's adjective antonym/synonym pairs, both orders, with the subject
     a sentence about them takes (person: he or she; thing: it) and each word as the sentence
     says it (a noun with a/an unless it is a mass noun, a verb's -ing form)."""
@@ -206,7 +206,8 @@ def derive_relation_pairs(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon
             continue
         for relation in ("antonym", "synonym"):
             for other in sorted(word.get(relation) or ()):
-                pairs.setdefault(frozenset((category + lemma, category + other)), (lemma, other, relation, category, None))
+                pairs.setdefault(frozenset((category + lemma, category + other)),
+                                 (lemma, other, relation, category, None))
     for row in rows:
         category, first, second = row.get("category"), row.get("first"), row.get("second")
         file, line = row.source.rsplit(":", 1)
@@ -248,8 +249,8 @@ def derive_relation_pairs(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon
     return out, errors
 
 
-def derive_country_facts(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon,
-                         words: dict[tuple[str, str], Word], tables: dict[str, list[FactRow]]) -> tuple[list[FactRow], list[SpecError]]:
+def derive_country_facts(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon, words: BaseWords,
+                         tables: Tables) -> RowsAndErrors:
     """One row per country and official language, with ``own``: whether no other country lists the
     language, in this table or in ``shared_languages`` (so 'the country where X is an official
     language' names one)."""
@@ -264,8 +265,8 @@ def derive_country_facts(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon,
             for row in rows for language in sorted(row.get("languages"))], []
 
 
-def derive_taxonomy_tops(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon,
-                         words: dict[tuple[str, str], Word], tables: dict[str, list[FactRow]]) -> tuple[list[FactRow], list[SpecError]]:
+def derive_taxonomy_tops(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon, words: BaseWords,
+                         tables: Tables) -> RowsAndErrors:
     """The nouns with two or more hyponyms that are categories, each with its tree's split. A listed
     root that has a hypernym, and a tree with such a noun that is not listed, are errors."""
     children: dict[str, set[str]] = defaultdict(set)
@@ -298,8 +299,8 @@ def derive_taxonomy_tops(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon,
     return out, errors
 
 
-def derive_natural_negations(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon,
-                             words: dict[tuple[str, str], Word], tables: dict[str, list[FactRow]]) -> tuple[list[FactRow], list[SpecError]]:
+def derive_natural_negations(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon, words: BaseWords,
+                             tables: Tables) -> RowsAndErrors:
     """Each look-alike with the thing's true category and the less natural false ones; a thing
     without a hypernym, a mass noun, or a look-alike the thing truly is, are errors."""
     children: dict[str, set[str]] = defaultdict(set)
@@ -337,7 +338,7 @@ def derive_natural_negations(rows: list[FactRow], spec: TableSpec, lexicon: Lexi
     return out, errors
 
 
-Derivation = Callable[[list[FactRow], TableSpec, Lexicon, dict, dict], tuple[list[FactRow], list[SpecError]]]
+Derivation = Callable[[list[FactRow], TableSpec, Lexicon, BaseWords, Tables], RowsAndErrors]
 DERIVATIONS: dict[str, Derivation] = {"frequency_facts": derive_frequency_facts, "concepts": derive_concepts,
                                       "property_facts": derive_property_facts,
                                       "unique_uses": derive_unique_uses, "relation_pairs": derive_relation_pairs,

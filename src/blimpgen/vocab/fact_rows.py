@@ -14,6 +14,13 @@ from blimpgen.errors import SpecError, did_you_mean
 from blimpgen.vocab.features import Feature, FeatureInventory
 from blimpgen.vocab.lexeme import Word
 
+# (category, lemma) -> the word's base form (singular noun, bare verb, the adjective)
+BaseWords = dict[tuple[str, str], Word]
+# table name -> its rows
+Tables = dict[str, list["FactRow"]]
+# what reading or deriving a table gives: its rows and every problem found
+RowsAndErrors = tuple[list["FactRow"], list[SpecError]]
+
 
 @dataclass(frozen=True)
 class Column:
@@ -59,6 +66,11 @@ class FactRow:
 
     __slots__ = ("_values", "_words", "fact_id", "source", "table")
     signature = ()
+    table: str
+    fact_id: str
+    source: str
+    _values: dict[str, Any]
+    _words: dict[str, Word]
 
     def __init__(self, table: str, fact_id: str, source: str, values: dict[str, Any],
                  words: dict[str, Word]) -> None:
@@ -70,6 +82,10 @@ class FactRow:
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("fact rows are immutable")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # rebuilt through __init__: pickle's default would set the slots with __setattr__
+        return (FactRow, (self.table, self.fact_id, self.source, self._values, self._words))
 
     def get(self, name: str) -> Any:
         """A column's value for formulas: a word column's lemma, a texts column's frozenset, else the text."""

@@ -40,7 +40,7 @@ from typing import Any
 from blimpgen._yaml import load_yaml_text
 from blimpgen.errors import LexiconError, SpecError, SpecErrors, did_you_mean
 from blimpgen.vocab.fact_derivations import DERIVATIONS, FREQUENCY_ORDER
-from blimpgen.vocab.fact_rows import Column, FactRow, Facts, TableSpec
+from blimpgen.vocab.fact_rows import BaseWords, Column, FactRow, Facts, RowsAndErrors, TableSpec
 from blimpgen.vocab.lexeme import Word
 from blimpgen.vocab.lexicon import Lexicon
 
@@ -101,7 +101,8 @@ def parse_schema(text: str, source: str) -> dict[str, TableSpec]:
             for key in ("key", "unique"):
                 for column in body.get(key) or ():
                     if column not in columns:
-                        errors.append(lines.error(where + (key,), f"unknown column {column!r}{did_you_mean(column, columns)}"))
+                        errors.append(lines.error(where + (key,),
+                                                  f"unknown column {column!r}{did_you_mean(column, columns)}"))
             specs[name] = TableSpec(name, str(body.get("file") or ""), str(body.get("doc") or ""), columns,
                                     tuple(body.get("key") or ()), tuple(body.get("unique") or ()),
                                     str(body.get("from") or "") if section == "derived" else "")
@@ -113,20 +114,21 @@ def parse_schema(text: str, source: str) -> dict[str, TableSpec]:
 # ----------------------------------------------------------------------------- reading rows
 
 
-def base_words(lexicon: Lexicon) -> dict[tuple[str, str], Word]:
+def base_words(lexicon: Lexicon) -> BaseWords:
     """(category, lemma) -> the word's base form: singular noun, bare verb, the adjective."""
-    out: dict[tuple[str, str], Word] = {}
+    out: BaseWords = {}
     for word in lexicon.words:
         key = (word.category, word.lemma)
         if key in out:
             continue
-        if (word.category == "N" and word.get("number") != "sg") or (word.category == "V" and word.get("vform") != "bare"):
+        if (word.category == "N" and word.get("number") != "sg") \
+                or (word.category == "V" and word.get("vform") != "bare"):
             continue
         out[key] = word
     return out
 
 
-def parse_table(spec: TableSpec, text: str, file: str, words: dict[tuple[str, str], Word]) -> tuple[list[FactRow], list[SpecError]]:
+def parse_table(spec: TableSpec, text: str, file: str, words: BaseWords) -> RowsAndErrors:
     """The rows of one TSV table (a header row naming the columns, ``#`` comments), and every problem."""
     rows: list[FactRow] = []
     errors: list[SpecError] = []
@@ -142,7 +144,7 @@ def parse_table(spec: TableSpec, text: str, file: str, words: dict[tuple[str, st
                                        f"unknown {sorted(extra)}" if extra else "") if p)
         return rows, [LexiconError(f"the header must name the columns of {spec.name}: {', '.join(spec.columns)} "
                                    f"({detail or 'a column named twice'})", file, header_line, "header")]
-    seen: dict[str, dict[tuple, int]] = defaultdict(dict)
+    seen: dict[str, dict[tuple[str, ...], int]] = defaultdict(dict)  # columns -> their values -> first line
     for number, line in numbered[1:]:
         cells = [cell.strip() for cell in line.split("\t")]
         if len(cells) != len(names):
@@ -166,7 +168,7 @@ def parse_table(spec: TableSpec, text: str, file: str, words: dict[tuple[str, st
     return rows, errors
 
 
-def _check_row(spec: TableSpec, raw: dict[str, str], words: dict[tuple[str, str], Word]
+def _check_row(spec: TableSpec, raw: dict[str, str], words: BaseWords
                ) -> tuple[dict[str, Any], dict[str, Word], list[tuple[str, str]]]:
     values: dict[str, Any] = {}
     row_words: dict[str, Word] = {}

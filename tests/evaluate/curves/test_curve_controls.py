@@ -134,7 +134,8 @@ def test_no_language_curve_is_learnable_exactly_when_the_arguments_decide(answer
     probe = build_probe(parse_spec(SUMS.replace("ANSWER", answer), "sums.yaml"), load_lexicon())
     items = list(generate_items(probe, 380, 0, ("none", "no_language")))
     controls = [i for i in items if i.control == "no_language"]
-    assert {i.context.split()[-1] for i in controls} == {"[MASK]"} and all(len(i.context.split()) == 3 for i in controls)
+    assert {i.context.split()[-1] for i in controls} == {"[MASK]"}
+    assert all(len(i.context.split()) == 3 for i in controls)
     _, control = curves(tmp_path, items)
     ws = control.summary()["ws"]
     if learnable:

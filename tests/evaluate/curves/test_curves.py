@@ -118,7 +118,8 @@ def test_curves_training_changes_only_the_head(tokenizer):
     after = model.state_dict()
     changed = {name for name in before if not torch.equal(before[name], after[name])}
     assert changed == HEAD | {decoder}  # the encoder and the input embeddings are bit-identical
-    assert torch.equal(before["bert.embeddings.word_embeddings.weight"], after["bert.embeddings.word_embeddings.weight"])
+    embeddings = "bert.embeddings.word_embeddings.weight"
+    assert torch.equal(before[embeddings], after[embeddings])
     trainer.reset()
     assert all(torch.equal(value, model.state_dict()[name]) for name, value in before.items())
 

@@ -176,7 +176,8 @@ def test_probes_a_word_the_scorer_cannot_put_in_the_blank_drops_its_item_and_is_
     assert (suites["neg"].dropped, suites["neg"].metrics["sensitivity"].n_items) == (1, 1)
     assert "dropped (a word the model cannot score in the blank" in result.summary.table(result.options)
     with pytest.raises(BlimpgenError, match="no item could be scored: every one of the 1 items was dropped"):
-        evaluate(RefusingScorer({}), write_items(tmp_path / "zero.jsonl", [items[1]]), ProbeOptions(probe_method="blank"))
+        evaluate(RefusingScorer({}), write_items(tmp_path / "zero.jsonl", [items[1]]),
+                 ProbeOptions(probe_method="blank"))
 
 
 def test_probes_run_where_every_item_ties_is_refused(tmp_path: Path):

@@ -41,7 +41,7 @@ from __future__ import annotations
 import random
 import statistics
 from collections import defaultdict
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -185,7 +185,7 @@ def summarise(points: dict[int, float], weights: dict[int, float]) -> tuple[floa
     return ws, max(points.values())
 
 
-def argument_key(item: ProbeItem) -> Hashable:
+def argument_key(item: ProbeItem) -> tuple[str, ...]:
     """What two items must not share across a split: their arguments in any order (an item with
     none is its own group)."""
     return tuple(sorted(item.arguments)) if item.arguments else ("item", item.item_id)
@@ -196,7 +196,8 @@ def original_id(item: ProbeItem) -> str:
     return item.item_id.split(f".{item.control}", 1)[0] if item.control != "none" else item.item_id
 
 
-def split_items(items: Sequence[ProbeItem], fraction: float, seed: int = 0) -> tuple[list, list]:
+def split_items(items: Sequence[ProbeItem], fraction: float, seed: int = 0
+                ) -> tuple[list[ProbeItem], list[ProbeItem]]:
     """(train, held-out): whole groups of items with the same arguments (:func:`argument_key`) are
     held out, about ``fraction`` of the original items, chosen by a seeded shuffle of the groups.
     Control items go where the item they were derived from goes (so a file of items and their
@@ -207,8 +208,8 @@ def split_items(items: Sequence[ProbeItem], fraction: float, seed: int = 0) -> t
     """
     if not 0 < fraction < 1:
         raise OptionError(f"eval fraction must be between 0 and 1, got {fraction}")
-    groups: dict[Hashable, list[str]] = defaultdict(list)
-    key_of: dict[str, Hashable] = {}
+    groups: dict[tuple[str, ...], list[str]] = defaultdict(list)  # argument key -> original item ids
+    key_of: dict[str, tuple[str, ...]] = {}  # original item id -> its argument key
     for item in items:
         key = original_id(item)
         if key not in key_of:
@@ -216,12 +217,13 @@ def split_items(items: Sequence[ProbeItem], fraction: float, seed: int = 0) -> t
             groups[key_of[key]].append(key)
     order = list(groups)
     random.Random(seed).shuffle(order)
-    target, held, held_keys = round(len(key_of) * fraction), 0, set()
-    for key in reversed(order):
+    target, held = round(len(key_of) * fraction), 0
+    held_keys: set[tuple[str, ...]] = set()
+    for group in reversed(order):
         if held >= target:
             break
-        held_keys.add(key)
-        held += len(groups[key])
+        held_keys.add(group)
+        held += len(groups[group])
     if not held_keys or len(held_keys) == len(order):
         raise OptionError(f"cannot hold out {fraction:.0%} of {len(key_of)} items with distinct argument tuples "
                           f"and keep both parts non-empty ({len(order)} distinct tuples)")
@@ -230,6 +232,6 @@ def split_items(items: Sequence[ProbeItem], fraction: float, seed: int = 0) -> t
     return train, held_out
 
 
-def shared_arguments(train: Sequence[ProbeItem], held_out: Sequence[ProbeItem]) -> set[Hashable]:
+def shared_arguments(train: Sequence[ProbeItem], held_out: Sequence[ProbeItem]) -> set[tuple[str, ...]]:
     """The argument tuples (in any order) that occur on both sides of a split."""
     return {argument_key(i) for i in train if i.arguments} & {argument_key(i) for i in held_out if i.arguments}

@@ -146,7 +146,8 @@ class QATrainer:
         torch = self._torch
         generator = torch.Generator().manual_seed(seed)
         index = list(indices)
-        total = options.steps if options.steps is not None else options.epochs * math.ceil(len(index) / options.batch_size)
+        total = (options.steps if options.steps is not None
+                 else options.epochs * math.ceil(len(index) / options.batch_size))
         warmup = round(total * options.warmup_ratio)
         parameters = [p for _, p in self.trainable]
         groups = [{"params": [p for p in parameters if p.ndim >= 2], "weight_decay": options.weight_decay},

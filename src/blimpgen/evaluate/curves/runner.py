@@ -164,9 +164,10 @@ def learning_curve(model_name_or_path: str, train_items: Sequence[ProbeItem], ev
         prepared[label] = (prepare(train, f"{label} {where['control_train']}"),
                            prepare(held, f"{label} {where['control_eval']}"))
         notes += _overlap_notes(label, train, held)
-    for label, (train, _) in prepared.items():
-        if len(train) < min(sizes):
-            raise DataError(f"{label}: {len(train)} training items, fewer than the smallest size {min(sizes)}")
+    for label, (prepared_train, _) in prepared.items():
+        if len(prepared_train) < min(sizes):
+            raise DataError(f"{label}: {len(prepared_train)} training items, fewer than the smallest size "
+                            f"{min(sizes)}")
     model = load_masked_lm(model_name_or_path, tokenizer, dtype, device)
     trainer: Any = (QATrainer(model, tokenizer, model_name_or_path, max_length) if protocol == "mc-qa"
                     else HeadTrainer(model, tokenizer, model_name_or_path))
@@ -274,7 +275,7 @@ def run_learning_curve(model: str, train: str | Path, eval_path: str | Path | No
     language_eval, held_by_control = _by_control(eval_items)
     if not language_train or not language_eval:
         raise DataError(f"{train}: no items with control none to train and hold out (only controls)")
-    controls: dict[str, tuple[list, list]] = {}
+    controls: dict[str, tuple[Sequence[ProbeItem], Sequence[ProbeItem]]] = {}
     for name in by_control:
         if name not in held_by_control:
             raise DataError(f"{eval_path or train}: the held-out items have no {name} items, the training items do")

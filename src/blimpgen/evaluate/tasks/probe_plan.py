@@ -84,8 +84,8 @@ def _plan_item(item: ProbeItem, where: str, scorer: Scorer, method: str, blank_q
     for better, worse in item.comparisons():
         wanted += [better, worse]
     by_context: dict[tuple[str, str], list[str]] = {}
-    for context, word in dict.fromkeys(wanted):
-        by_context.setdefault(_split(context), []).append(word)
+    for text, word in dict.fromkeys(wanted):
+        by_context.setdefault(_split(text), []).append(word)
     answer_context = _split(item.context)
     single: tuple[str, ...] = ()
     if item.is_contrast:

@@ -6,10 +6,11 @@ when none was judged), its interval, ``n_items`` judged and ``not_applicable``; 
 item has is left out. A suite also says how many of its items were ``dropped`` (a word the
 model cannot score in the blank) and its ``coverage`` (the share scored). A control whose
 items have replicates (Ettinger's shuffles) reports each metric as the mean over replicates,
-with their number and standard deviation (``replicates``, ``sd``). Suites are ordered by UID, each followed by its controls
-(``UID[control]``), and a suite lists its controls under ``controls``. Phenomena and overall
-are means over the suites proper (:mod:`blimpgen.evaluate.metrics`): controls are baselines for
-their suite and are never averaged in.
+with their number and standard deviation (``replicates``, ``sd``). Suites are ordered by UID,
+each followed by its controls (``UID[control]``), and a suite lists its controls under
+``controls``. Phenomena and overall are means over the suites proper
+(:mod:`blimpgen.evaluate.metrics`): controls are baselines for their suite and are never
+averaged in.
 """
 
 from __future__ import annotations
@@ -122,7 +123,7 @@ class ProbeCsvRow:
 def _cell(row: Proportion | MeanProportion | None) -> str:
     if row is None or row.accuracy is None:
         return "-"
-    if getattr(row, "sd", None) is not None:
+    if isinstance(row, Proportion) and row.sd is not None:  # replicated shuffles: mean ± SD
         return f"{100 * row.accuracy:.1f}±{100 * row.sd:.1f}"
     return f"{100 * row.accuracy:.1f}"
 

@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 from blimpgen.errors import SpecError, SpecErrors
-from blimpgen.generators.kinds.base import Bindings, Params, SlotKind, resolve
+from blimpgen.generators.kinds.base import Bindings, KindParams, SlotKind, resolve
 from blimpgen.vocab import query
 from blimpgen.vocab.facts import FactRow, load_facts
 
@@ -23,10 +23,12 @@ ROW_CATEGORIES = frozenset({"ROW"})
 class FactKind(SlotKind):
     """``kind: fact`` - a row of ``table`` that satisfies ``where``."""
 
-    class Params(Params):
+    class Params(KindParams):
         table: str
         where: str = ""
         distinct: tuple[str, ...] = ()
+
+    params: Params  # the validated parameters, as this kind declares them
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
@@ -53,7 +55,7 @@ class FactKind(SlotKind):
         static, dynamic = query.split_static(self.node) if self.node is not None else ([], [])
         self.base = [row for row in rows if all(query.compile_formula(c, ROW_CATEGORIES)(row, None) for c in static)]
         self.dynamic = [(query.compile_formula(c, ROW_CATEGORIES), query.refs(c)) for c in dynamic]
-        self._cache: dict[tuple, list[FactRow]] = {}
+        self._cache: dict[tuple[Any, ...], list[FactRow]] = {}  # the referenced values -> rows that fit
 
     def candidates(self, bindings: Bindings) -> list[FactRow]:
         """The rows that fit under ``bindings``, in table order."""
@@ -62,7 +64,8 @@ class FactKind(SlotKind):
             if len(self._cache) > 50_000:
                 self._cache.clear()
             self._cache[values] = [row for row in self.base
-                                   if all(test(row, lambda ref: resolve(bindings, ref.path)) for test, _ in self.dynamic)]
+                                   if all(test(row, lambda ref: resolve(bindings, ref.path))
+                                          for test, _ in self.dynamic)]
         taken = {bindings.get(slot) for slot in self.params.distinct}
         return [row for row in self._cache[values] if row not in taken]
 
