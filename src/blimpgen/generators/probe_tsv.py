@@ -36,6 +36,7 @@ from blimpgen._io import atomic_writer
 from blimpgen.errors import DataError
 from blimpgen.grammar.templates import article
 from blimpgen.records.item import BLANK, ProbeItem
+from blimpgen.records.item_types import ClozeContrast, ClozeFoils, ItemShape, MultipleChoice, Question, RoleContrast
 from blimpgen.records.jsonl import dumps_record
 
 COLUMNS = ("id", "context", "good", "bad", "expected", "candidates", "answer", "group", "arguments",
@@ -116,12 +117,13 @@ def _item(row: dict[str, str], suite: str, phenomenon: str, field: str, number: 
     item_bad: str | None = None
     foils: tuple[str, ...] = ()
     item_expected: tuple[str, ...] = ()
+    shape: type[ItemShape]
     if reversed_context is not None:
         if not good or bads:
             raise DataError(f"{'bad' if bads else 'good'}: a role row has a good (the target) and no bad")
         if reversed_context.count(BLANK) != 1:
             raise DataError(f"reversed_context: must contain {BLANK} exactly once")
-        item_type, candidates, answer = "role_contrast", (good,), good
+        shape, candidates, answer = RoleContrast, (good,), good
         item_good, item_expected = good, expected
     elif good or bads:
         if not (good and bads):
@@ -129,9 +131,9 @@ def _item(row: dict[str, str], suite: str, phenomenon: str, field: str, number: 
         if good in bads:
             raise DataError("bad: equal to good")
         if len(bads) == 1:
-            item_type, item_bad = "cloze_contrast", bads[0]
+            shape, item_bad = ClozeContrast, bads[0]
         else:
-            item_type, foils = "cloze_foils", bads
+            shape, foils = ClozeFoils, bads
         candidates, answer, item_good, item_expected = (good, *bads), good, good, expected
     elif candidates or answer:
         if len(candidates) < 2:
@@ -141,18 +143,18 @@ def _item(row: dict[str, str], suite: str, phenomenon: str, field: str, number: 
         if expected:
             raise DataError("expected: top-k accuracy is for cloze contrast, foils and role rows "
                             "(fill good and bad instead of candidates and answer)")
-        item_type = "question" if question else "multiple_choice"
+        shape = Question if question else MultipleChoice
     else:
         raise DataError("row: fill good and bad, good and reversed_context, or candidates and answer")
     contexts = None
-    if ARTICLE_RE.search(context) and item_type != "role_contrast":
+    if ARTICLE_RE.search(context) and shape.option_contexts:
         contexts = {option: _with_article(context, option) for option in candidates}
         if len(set(contexts.values())) == 1:
             context, contexts = contexts[answer], None
         else:
             context = contexts[answer]
     try:
-        return ProbeItem(item_id=row.get("id") or f"{suite}-{number:05d}", UID=suite, item_type=item_type,
+        return ProbeItem(item_id=row.get("id") or f"{suite}-{number:05d}", UID=suite, item_type=shape.name,
                          field=field, linguistics_term=phenomenon, group=row.get("group", ""), context=context,
                          contexts=contexts, candidates=tuple(candidates), answer=answer,
                          arguments=_split(row.get("arguments", "")), blimpgen_version=__version__,

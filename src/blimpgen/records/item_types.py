@@ -83,6 +83,8 @@ class ItemShape:
     multiple_choice: ClassVar[bool] = True   # the answer competes with the other candidates
     contrast: ClassVar[bool] = False         # sensitivity: comparisons of cells
     controls: ClassVar[tuple[str, ...]] = ("none", *TEXT_CONTROLS)
+    # each option may have its own context (a/an before the blank): ``contexts``
+    option_contexts: ClassVar[bool] = True
     # the fields of the JSON form beyond the common ones, in order
     json_fields: ClassVar[tuple[str, ...]] = ()
 
@@ -184,6 +186,7 @@ class RoleContrast(ItemShape):
     multiple_choice = False
     contrast = True
     controls = ("none", "shuffled", "truncated", "shuffled_truncated", *ROLE_CONTROLS)
+    option_contexts = False
     json_fields = ("expected", "good", "reversed_context")
 
     @classmethod
@@ -224,6 +227,7 @@ class Question(ItemShape):
     required = ("candidates", "answer")
     blank = False
     controls = ("none", "no_language", "perturbed_language", "shuffled")
+    option_contexts = False
 
     @classmethod
     def cells(cls, item: ItemFields) -> list[Cell]:
