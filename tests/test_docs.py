@@ -89,3 +89,32 @@ def test_docs_plausibility_is_current() -> None:
     results = [audit_plausibility(p, 1000, 0) for p in load_paradigms()]
     assert (DOCS / "plausibility.md").read_text(encoding="utf-8") == render_markdown(results, 1000, 0), \
         "docs/plausibility.md is stale: run `blimpgen audit --plausibility --all --markdown -o docs/plausibility.md`"
+
+
+GUIDE_RE = re.compile(r"```(?P<lang>bash|python)\n(?P<body>.*?)```", re.S)
+
+
+def test_docs_probes_reproduction_guide_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/probes.md, 'Reproducing the papers' tables': every python block and every blimpgen line
+    of a bash block runs, in order, in a temporary folder (a tiny random BERT stands in for a real one)."""
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("BLIMPGEN_PARADIGM_PATH", raising=False)
+    monkeypatch.delenv("BLIMPGEN_LEXICON_OVERLAY", raising=False)
+    guide = (DOCS / "probes.md").read_text(encoding="utf-8").split("## Reproducing the papers' tables", 1)[1]
+    found = [(m["lang"], m["body"]) for m in GUIDE_RE.finditer(guide)]
+    assert sum(lang == "bash" for lang, _ in found) >= 4 and any(lang == "python" for lang, _ in found)
+    outputs = []
+    for lang, body in found:
+        if lang == "python":
+            exec(compile(body, "docs/probes.md", "exec"), {"__name__": "docs_probes"})  # noqa: S102 - our own docs
+            continue
+        for line in body.splitlines():
+            if line.startswith("blimpgen "):
+                code, output = run(shlex.split(line)[1:])
+                assert code == 0, (line, output)
+                outputs.append(output)
+    text = "\n".join(outputs)
+    assert "oLMpics row (%): zero-shot | MLP_MLM WS MAX | LINEAR WS MAX | LANGSENSE pert nolang" in text
+    assert "oLMpics row (%): zero-shot | MLP_QA WS MAX" in text and "role_reversal" in text

@@ -67,7 +67,8 @@ def test_registry_resolves_and_finds_versioned_names() -> None:
 def test_registry_builtin_kinds_snapshot() -> None:
     from blimpgen.generators.kinds import slot_kinds
 
-    assert slot_kinds.names() == ["args.v1", "choice.v1", "clause.v1", "dp.v1", "number.v1", "verb_group.v1", "word.v1"]
+    assert slot_kinds.names() == ["args.v1", "choice.v1", "clause.v1", "dp.v1", "fact.v1", "number.v1",
+                                  "verb_group.v1", "word.v1"]
 
 
 def _yaml_texts() -> list:

@@ -7,7 +7,13 @@ import random
 
 import pytest
 
-from blimpgen.authoring.check import check_paradigms, estimate_capacity, repeats_unlikely, spec_files
+from blimpgen.authoring.check import (
+    check_paradigms,
+    estimate_capacity,
+    repeats_unlikely,
+    spec_files,
+    stratified_capacity,
+)
 from blimpgen.errors import SpecErrors
 
 
@@ -17,6 +23,27 @@ def test_check_estimate_capacity_recovers_population(population: int) -> None:
     draws = 300
     unique = len({rng.randrange(population) for _ in range(draws)})
     assert 0.6 * population <= estimate_capacity(draws, unique) <= 1.6 * population
+
+
+def test_check_stratified_capacity_counts_a_rare_answer_drawn_first_as_its_own_space() -> None:
+    """A suite that draws one of five answers first repeats the items of a rare answer (5 of them)
+    although the others have a thousand each: the whole-sample estimate is far too small."""
+    import random
+    from collections import Counter
+
+    rng = random.Random(0)
+    sizes = [5, 1000, 1000, 1000, 1000]
+    strata = [Counter() for _ in sizes]
+    for _ in range(300):
+        answer = rng.randrange(len(sizes))
+        strata[answer][(answer, rng.randrange(sizes[answer]))] += 1
+    whole = Counter()
+    for stratum in strata:
+        whole.update(stratum)
+    assert estimate_capacity(300, len(whole)) < 1000 <= stratified_capacity(strata)
+    # items made under two values of the first slot: not strata, the whole sample decides
+    shared = [Counter({"a": 50, "b": 50}), Counter({"a": 50, "c": 50})]
+    assert stratified_capacity(shared) == pytest.approx(estimate_capacity(200, 3))
 
 
 def test_check_estimate_capacity_without_repeats_is_unbounded() -> None:
@@ -67,7 +94,7 @@ def test_check_probe_suites_are_checked_like_paradigms(tmp_path, mini_lexicon) -
     report = check_paradigms((tmp_path,), mini_lexicon, n=10, attempts=50)
     assert report.ok and report.summary() == "1 probe suites OK", report.lines()
     report = check_paradigms((tmp_path,), mini_lexicon, n=500, attempts=200)
-    assert report.lines() == [f"{tmp_path}/tiny_probe.yaml:6: slots: too small a space for 500 items: about 70 "
+    assert report.lines() == [f"{tmp_path}/tiny_probe.yaml:6: slots: too small a space for 500 items: about 71 "
                               "unique items (estimated from 200 samples)"]
 
 

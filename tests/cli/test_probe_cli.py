@@ -57,8 +57,10 @@ def test_gen_controls_into_a_folder_one_file_per_control(tmp_path) -> None:
                  "--out-dir", str(tmp_path), "--quiet")
     assert result.exit_code == 0, result.output
     names = sorted(p.name for p in tmp_path.iterdir())
+    offered = load_shipped_specs(ProbeSpec)["olmpics_multihop_age"].spec.offered_controls
+    assert set(offered) == set(CONTROLS) - {"generic_object", "generic_subject", "generic_both"}  # role items only
     expected = sorted(["npi_present_1.jsonl"] + [f"olmpics_multihop_age{'' if c == 'none' else '.' + c}.jsonl"
-                                                  for c in CONTROLS])
+                                                  for c in offered])
     assert names == expected
     base = [json.loads(line) for line in (tmp_path / "olmpics_multihop_age.jsonl").read_text().splitlines()]
     nolang = [json.loads(line)
@@ -123,3 +125,22 @@ def test_audit_says_it_does_not_apply_to_probe_suites() -> None:
     code, output = run_process("audit", "neg_simp", "-n", "20")
     assert code == 1 and output.strip() == ("error: neg_simp is a probe suite, not a paradigm; audit measures "
                                             "shallow cues in minimal pairs, not in probe items"), output
+
+
+def test_probe_import_writes_controls_after_each_item(tmp_path) -> None:
+    """Probes audit M5: Ettinger's perturbations could not reach imported items from the command line."""
+    source = tmp_path / "cprag.tsv"
+    source.write_text("id\tcontext\tgood\tbad\texpected\n"
+                      "c-1\tHe wanted to cut the loaf into slices. He asked his sister for a [MASK].\tknife\t"
+                      "spoon|bicycle\tknife\n")
+    out = tmp_path / "items.jsonl"
+    result = run("probe", "import", str(source), "-o", str(out), "--control", "truncated", "--control", "shuffled",
+                 "--shuffles", "3")
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["item_id"] for r in rows] == ["c-1", "c-1.truncated", "c-1.shuffled.000", "c-1.shuffled.001",
+                                            "c-1.shuffled.002"]
+    assert rows[0]["item_type"] == "cloze_foils" and rows[0]["foils"] == ["spoon", "bicycle"]
+    assert rows[1]["context"] == "He wanted to cut the loaf into slices. for a [MASK]."  # sentence 1 kept
+    assert [r["replicate"] for r in rows[2:]] == [0, 1, 2]
+    assert all(r["candidates"] == rows[0]["candidates"] and r["answer"] == "knife" for r in rows)

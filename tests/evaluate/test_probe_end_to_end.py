@@ -11,10 +11,14 @@ import pytest
 
 from blimpgen.grammar import ProbeSpec, load_shipped_specs
 from blimpgen.records.jsonl import read_items
+from blimpgen.records.types import item_shape
 
 from .tiny import make_bert, make_gpt2, run_cli
 
 SUITES = sorted(load_shipped_specs(ProbeSpec))
+# suites whose items have a multiple-choice accuracy (a role item has one target: sensitivity only)
+MC_SUITES = [uid for uid in SUITES if item_shape(load_shipped_specs(ProbeSpec)[uid].spec.item).multiple_choice]
+CONTRAST_SUITES = [uid for uid in SUITES if item_shape(load_shipped_specs(ProbeSpec)[uid].spec.item).contrast]
 
 
 @pytest.fixture(scope="module")
@@ -67,9 +71,9 @@ def models(generated, tmp_path_factory) -> tuple[Path, Path]:
 def test_cli_generates_every_suite_and_control(generated) -> None:
     names = {p.name for p in generated.glob("*.jsonl")}
     for uid in SUITES:
-        for control in load_shipped_specs(ProbeSpec)[uid].spec.controls:
+        for control in load_shipped_specs(ProbeSpec)[uid].spec.offered_controls:
             assert (f"{uid}.jsonl" if control == "none" else f"{uid}.{control}.jsonl") in names
-    assert len(names) == sum(len(load_shipped_specs(ProbeSpec)[u].spec.controls) for u in SUITES)
+    assert len(names) == sum(len(load_shipped_specs(ProbeSpec)[u].spec.offered_controls) for u in SUITES)
 
 
 def test_masked_and_causal_models_score_every_generated_item_and_report_together(generated, models, tmp_path,
@@ -99,7 +103,10 @@ def test_masked_and_causal_models_score_every_generated_item_and_report_together
     assert {r["group"] for r in neg} == {"affirmative", "negated"}
     code, out, err = run_cli(["report", str(out_bert), str(out_gpt2), "--plots", str(tmp_path / "plots")], capsys)
     assert code == 0, err
-    assert all(uid in out for uid in SUITES)
+    assert all(uid in out for uid in MC_SUITES)
+    code, out, err = run_cli(["report", str(out_bert), "--metric", "sensitivity"], capsys)
+    assert code == 0, err
+    assert all(uid in out for uid in CONTRAST_SUITES)
     assert any(p.suffix == ".png" for p in (tmp_path / "plots").iterdir())
 
 
@@ -141,32 +148,35 @@ def test_controls_are_reported_beside_their_suites_never_averaged_in(generated, 
 
     specs = load_shipped_specs(ProbeSpec)
     by_phenomenon: dict[str, list[str]] = {}
-    for uid in SUITES:
+    for uid in MC_SUITES:
         by_phenomenon.setdefault(specs[uid].spec.linguistics_term, []).append(uid)
     for phenomenon, uids in by_phenomenon.items():
         row = results["phenomena"][phenomenon]["mc_accuracy"]
         assert row["n_suites"] == len(uids)
         assert row["accuracy"] == pytest.approx(sum(accuracy(u, "none") for u in uids) / len(uids))
     overall = results["overall"]["mc_accuracy"]
-    assert overall["n_suites"] == len(SUITES) and results["overall"]["n_items"] == 12 * len(SUITES)
-    assert overall["accuracy"] == pytest.approx(sum(accuracy(u, "none") for u in SUITES) / len(SUITES))
+    assert overall["n_suites"] == len(MC_SUITES) and results["overall"]["n_items"] == 12 * len(SUITES)
+    assert overall["accuracy"] == pytest.approx(sum(accuracy(u, "none") for u in MC_SUITES) / len(MC_SUITES))
 
     names = list(results["suites"])
     for uid in SUITES:
-        controls = [c for c in specs[uid].spec.controls if c != "none"]
+        controls = [c for c in specs[uid].spec.offered_controls if c != "none"]
         suite = results["suites"][uid]
-        assert suite["control"] == "none" and suite["mc_accuracy"]["accuracy"] == pytest.approx(accuracy(uid, "none"))
+        assert suite["control"] == "none"
+        if uid in MC_SUITES:
+            assert suite["mc_accuracy"]["accuracy"] == pytest.approx(accuracy(uid, "none"))
         assert suite["controls"] == [f"{uid}[{c}]" for c in sorted(controls)]
         start = names.index(uid)  # its controls follow it directly
         assert names[start + 1:start + 1 + len(controls)] == suite["controls"]
         for control in controls:
             row = results["suites"][f"{uid}[{control}]"]
             assert row["control"] == control and row["UID"] == uid
-            assert row["mc_accuracy"]["accuracy"] == pytest.approx(accuracy(uid, control))
+            if uid in MC_SUITES:
+                assert row["mc_accuracy"]["accuracy"] == pytest.approx(accuracy(uid, control))
     rows = list(csv.DictReader((out / "results.csv").read_text().splitlines()))
     assert {r["name"] for r in rows if r["level"] == "control"} == {n for n in names if "[" in n}
     overall_rows = [r for r in rows if (r["level"], r["metric"]) == ("overall", "mc_accuracy")]
-    assert [r["n_suites"] for r in overall_rows] == [str(len(SUITES))]
+    assert [r["n_suites"] for r in overall_rows] == [str(len(MC_SUITES))]
 
     lines = text.splitlines()  # eval --paradigms: "[no_language]" rows under their suite
     age = next(i for i, line in enumerate(lines) if line.split()[:1] == ["olmpics_age_comparison"])
@@ -176,8 +186,9 @@ def test_controls_are_reported_beside_their_suites_never_averaged_in(generated, 
             break
         under.append(line.split()[0])
     assert [name for name in under if name.startswith("[")] == [
-        f"[{c}]" for c in sorted(c for c in specs["olmpics_age_comparison"].spec.controls if c != "none")]
-    assert "controls (no_language, perturbed_language, shuffled, truncated" in text
+        f"[{c}]" for c in sorted(c for c in specs["olmpics_age_comparison"].spec.offered_controls if c != "none")]
+    offered = sorted({c for u in SUITES for c in specs[u].spec.offered_controls if c != "none"})
+    assert f"controls ({', '.join(offered)};" in text
 
     code, report, err = run_cli(["report", str(out)], capsys)
     assert code == 0, err

@@ -58,10 +58,28 @@ def write_fixture(folder: Path, uid: str, phenomenon: str, pairs) -> Path:
     return path
 
 
-def make_tokenizer(kind: str = "wordlevel", texts=SENTENCES):
-    """A fast tokenizer trained in-process: WordLevel (one token per word) or tiny BPE (words split)."""
-    from tokenizers import Tokenizer, models, pre_tokenizers, processors, trainers
+def make_tokenizer(kind: str = "wordlevel", texts=SENTENCES, vocab_size: int = 90):
+    """A fast tokenizer trained in-process: WordLevel (one token per word), tiny BPE (words split),
+    or byte-level BPE as GPT-2 and RoBERTa have (``bytelevel``: a word's leading space is part of
+    its token, and the mask token swallows the space before it, as RoBERTa's does)."""
+    from tokenizers import AddedToken, Tokenizer, decoders, models, pre_tokenizers, processors, trainers
     from transformers import PreTrainedTokenizerFast
+
+    if kind == "bytelevel":
+        special = ["<|endoftext|>", "[UNK]", "[PAD]", "[CLS]", "[SEP]", "[MASK]"]
+        tok = Tokenizer(models.BPE())
+        tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+        tok.decoder = decoders.ByteLevel()
+        tok.train_from_iterator(list(texts), trainers.BpeTrainer(
+            vocab_size=vocab_size, special_tokens=special, initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+        tok.add_special_tokens([AddedToken("[MASK]", lstrip=True, special=True)])
+        tok.post_processor = processors.Sequence([
+            processors.ByteLevel(trim_offsets=True),
+            processors.TemplateProcessing(single="[CLS] $A [SEP]", special_tokens=[
+                ("[CLS]", tok.token_to_id("[CLS]")), ("[SEP]", tok.token_to_id("[SEP]"))])])
+        return PreTrainedTokenizerFast(tokenizer_object=tok, bos_token="<|endoftext|>", eos_token="<|endoftext|>",
+                                       unk_token="[UNK]", pad_token="[PAD]", cls_token="[CLS]", sep_token="[SEP]",
+                                       mask_token=AddedToken("[MASK]", lstrip=True, special=True))
 
     special = ["<|endoftext|>", "[UNK]", "[PAD]", "[CLS]", "[SEP]", "[MASK]"]
     corpus = list(texts) + [t.lower() for t in texts] + ["The cat hurt itself ."]
@@ -72,7 +90,7 @@ def make_tokenizer(kind: str = "wordlevel", texts=SENTENCES):
     else:
         tok = Tokenizer(models.BPE(unk_token="[UNK]"))
         tok.pre_tokenizer = pre_tokenizers.Whitespace()
-        tok.train_from_iterator(corpus, trainers.BpeTrainer(vocab_size=90, special_tokens=special))
+        tok.train_from_iterator(corpus, trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=special))
     # BERT-style specials when special tokens are asked for; causal scorers never ask
     tok.post_processor = processors.TemplateProcessing(
         single="[CLS] $A [SEP]",

@@ -11,17 +11,26 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from blimpgen.errors import BlimpgenError, GenerationError, OptionError, SpecErrors
-from blimpgen.generators.controls import NONSENSE_ANSWERS, NONSENSE_WORDS, derive
-from blimpgen.generators.generate import generate_items, generate_items_with_bindings, load_probe_suites
+from blimpgen.generators.controls import NONSENSE_ANSWERS, PERTURBATION_WORDS, derive
+from blimpgen.generators.generate import (
+    generate_items,
+    generate_items_with_bindings,
+    load_probe_suites,
+)
 from blimpgen.generators.probe import build_probe
 from blimpgen.grammar import ProbeSpec, load_shipped_specs, parse_spec
 from blimpgen.records.item import BLANK, CONTROLS, ProbeItem
 from blimpgen.records.jsonl import dumps_record, read_items
 from blimpgen.vocab import load_lexicon
 
+from .gold_facts import GOLD_FACTS
+
 SUITES = sorted(load_shipped_specs(ProbeSpec))
 REQUIRED = {"olmpics_age_comparison", "olmpics_age_comparison_birth_year", "olmpics_multihop_age",
-            "olmpics_size_comparison", "olmpics_antonym_negation", "olmpics_taxonomy_conjunction", "neg_simp"}
+            "olmpics_always_never", "olmpics_property_conjunction", "olmpics_property_conjunction_but_not",
+            "olmpics_encyclopedic_composition",
+            "olmpics_size_comparison", "olmpics_antonym_negation", "olmpics_taxonomy_conjunction", "neg_simp",
+            "cprag_uses", "role_reversal", "neg_nat"}
 ORDINALS = ("first", "second", "third")
 
 
@@ -68,22 +77,14 @@ def gold_size(item, b):
     return "larger" if first > second else "smaller"
 
 
-def gold_antonym(item, b):
-    a1, a2 = b["a1"], b["a2"]
-    antonyms, synonyms = a1.get("antonym") or frozenset(), a1.get("synonym") or frozenset()
-    assert (a2.lemma in antonyms) != (a2.lemma in synonyms)
-    assert a1.lemma in (a2.get("antonym") or frozenset()) | (a2.get("synonym") or frozenset())  # symmetric
-    return "not" if a2.lemma in antonyms else "really"
-
-
 def gold_taxonomy(item, b):
     up1, up2 = b["leaf1"].get("ancestors"), b["leaf2"].get("ancestors")
-    top, p1, p2 = b["top"].lemma, b["p1"].lemma, b["p2"].lemma
+    top, p1, p2 = b["tops"].get("top"), b["p1"].lemma, b["p2"].lemma
     assert top in up1 and top in up2                  # the answer covers both
     assert p1 in up1 and p1 not in up2                # each distractor covers one only
     assert p2 in up2 and p2 not in up1
-    assert sorted(item.candidates) == sorted(str(b[s]) for s in ("top", "p1", "p2"))
-    return str(b["top"])
+    assert sorted(item.candidates) == sorted([top, str(b["p1"]), str(b["p2"])])
+    return top
 
 
 def gold_neg_simp(item, b):
@@ -101,27 +102,40 @@ def gold_neg_simp(item, b):
     return item.good
 
 
+# the suites built on fact tables recompute their gold from the raw TSV files (gold_facts.py)
 GOLD = {"olmpics_age_comparison": gold_age, "olmpics_age_comparison_birth_year": gold_birth_year,
         "olmpics_multihop_age": gold_multihop, "olmpics_size_comparison": gold_size,
-        "olmpics_antonym_negation": gold_antonym, "olmpics_taxonomy_conjunction": gold_taxonomy,
-        "neg_simp": gold_neg_simp}
+        "olmpics_taxonomy_conjunction": gold_taxonomy, "neg_simp": gold_neg_simp, **GOLD_FACTS}
+
+
+def gold(uid, item, bindings, lexicon):
+    """The gold answer of ``item`` recomputed from its sampled values and the data."""
+    return GOLD[uid](item, bindings, lexicon) if uid in GOLD_FACTS else GOLD[uid](item, bindings)
 
 
 @pytest.mark.parametrize("uid", SUITES)
-def test_suite_makes_unique_valid_items_whose_gold_follows_from_the_values(uid, probes) -> None:
+def test_suite_makes_unique_valid_items_whose_gold_follows_from_the_values(uid, probes, lexicon) -> None:
     probe = probes[uid]
     seen = set()
     for item, bindings in generate_items_with_bindings(probe, 300, seed=5):
         assert item.UID == uid and item.control == "none" and item.item_type == probe.spec.item
-        assert item.context.count(BLANK) == 1 and item.answer in item.candidates
+        assert item.context.count(BLANK) == (1 if item.has_blank else 0) and item.answer in item.candidates
         assert probe.violations(bindings) == []
         key = (item.context, tuple(sorted((item.contexts or {}).items())), item.candidates)
         assert key not in seen
         seen.add(key)
-        assert item.answer == GOLD[uid](item, bindings), item
+        assert item.answer == gold(uid, item, bindings, lexicon), item
         for argument in item.arguments:
             assert re.search(rf"(?<!\w){re.escape(argument)}(?!\w)", item.context), (argument, item.context)
     assert len(seen) == 300
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), uid=st.sampled_from(SUITES))
+def test_gold_follows_from_the_data_whatever_the_seed(seed, uid, probes, lexicon) -> None:
+    """The gold property over seeds: each item's answer is the one its values and the data give."""
+    for item, bindings in generate_items_with_bindings(probes[uid], 25, seed):
+        assert item.answer == gold(uid, item, bindings, lexicon), item
 
 
 @pytest.mark.parametrize("uid", SUITES)
@@ -137,20 +151,37 @@ def test_answers_are_balanced_enough_that_a_constant_guess_fails(uid, probes) ->
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**31 - 1), uid=st.sampled_from(SUITES))
 def test_same_seed_gives_the_same_bytes(seed, uid, probes) -> None:
-    first = [dumps_record(i) for i in generate_items(probes[uid], 20, seed, tuple(probes[uid].spec.controls))]
-    second = [dumps_record(i) for i in generate_items(probes[uid], 20, seed, tuple(probes[uid].spec.controls))]
+    first = [dumps_record(i) for i in generate_items(probes[uid], 20, seed, tuple(probes[uid].spec.offered_controls))]
+    second = [dumps_record(i) for i in generate_items(probes[uid], 20, seed, tuple(probes[uid].spec.offered_controls))]
     assert first == second
 
 
 @pytest.mark.parametrize("uid", SUITES)
 def test_item_json_round_trips(uid, probes, tmp_path) -> None:
-    items = list(generate_items(probes[uid], 10, 3, tuple(probes[uid].spec.controls)))
+    items = list(generate_items(probes[uid], 10, 3, tuple(probes[uid].spec.offered_controls)))
     path = tmp_path / "items.jsonl"
     path.write_text("".join(dumps_record(i) + "\n" for i in items))
     assert list(read_items(path)) == items
 
 
 # ---------------------------------------------------------------- options
+
+
+def test_taxonomy_answers_are_balanced_and_its_splits_share_no_tree(lexicon) -> None:
+    """Probes audit T6: 'animal' was the answer of 61% of items; oLMpics evaluates on the animal and
+    food trees and trains on the others."""
+    loaded = load_shipped_specs(ProbeSpec)["olmpics_taxonomy_conjunction"]
+    items = list(generate_items(build_probe(loaded, lexicon), 400, 1))
+    counts = {a: sum(i.answer == a for i in items) for a in {i.answer for i in items}}
+    assert len(counts) >= 8 and max(counts.values()) / len(items) < 0.2, counts
+    words = {}
+    for split in ("train", "dev"):
+        made = generate_items_with_bindings(build_probe(loaded, lexicon, {"split": split}), 200, 1)
+        words[split] = {w for _, b in made for w in (b["tops"].get("top"), b["p1"].lemma, b["p2"].lemma,
+                                                     b["leaf1"].lemma, b["leaf2"].lemma)}
+        assert {b["tops"].get("split") for _, b in generate_items_with_bindings(
+            build_probe(loaded, lexicon, {"split": split}), 20, 2)} == {split}
+    assert not words["train"] & words["dev"]
 
 
 def test_options_move_the_value_range(lexicon) -> None:
@@ -188,18 +219,19 @@ def with_no_language(probes, uid: str, n: int = 60) -> list[tuple[ProbeItem, Pro
     return list(zip(made[0::2], made[1::2]))
 
 
-NO_LANGUAGE_SUITES = [uid for uid in SUITES if "no_language" in load_shipped_specs(ProbeSpec)[uid].spec.controls]
+NO_LANGUAGE_SUITES = [uid for uid in SUITES
+                      if "no_language" in load_shipped_specs(ProbeSpec)[uid].spec.offered_controls]
 
 
 def fixed_words(uid: str) -> tuple[str, ...]:
     """The candidates a suite writes as plain words (no template), in its order: the same on every item."""
     spec = load_shipped_specs(ProbeSpec)[uid].spec
-    written = spec.candidates if spec.item == "multiple_choice" else [spec.good, spec.bad]
+    written = [*(spec.candidates or ()), *(w for w in (spec.good, spec.bad) if w is not None), *(spec.foils or ())]
     return tuple(word for word in written if "{" not in word)
 
 
 def test_fixed_candidates_of_the_olmpics_suites() -> None:
-    assert fixed_words("olmpics_age_comparison") == ("younger", "older")
+    assert fixed_words("olmpics_age_comparison") == ("older", "younger")  # so older = blah, as in oLMpics
     assert fixed_words("olmpics_taxonomy_conjunction") == () and fixed_words("neg_simp") == ()
 
 
@@ -208,7 +240,7 @@ def test_no_language_keeps_only_arguments_and_the_blank(uid, probes) -> None:
     for item, control in with_no_language(probes, uid):
         assert control.item_id == item.item_id + ".no_language" and control.control == "no_language"
         words = control.context.split()
-        assert words.count(BLANK) == 1
+        assert words.count(BLANK) == (1 if item.has_blank else 0)
         assert sorted(w for w in words if w != BLANK) == sorted(" ".join(item.arguments).split())
         assert control.contexts is None
 
@@ -236,6 +268,7 @@ def test_no_language_labels_are_one_renaming_per_suite(uid, probes) -> None:
     else:  # candidates that vary per item are the task's arguments: kept (oLMpics' chipmunk lizard [MASK])
         assert all(original == renamed for original, renamed in mapping.items())
         assert len(mapping) > len(pairs[0][0].candidates)  # they do vary
+        return
 
     # so the label is learnable: the answer -> label map read off half the items predicts the rest
     half = len(pairs) // 2
@@ -250,7 +283,7 @@ def test_no_language_renaming_is_deterministic_from_the_suite(probes) -> None:
     for seed in (0, 1, 7):
         made = list(generate_items(probes["olmpics_age_comparison"], 20, seed, ("none", "no_language")))
         assert {(item.answer, control.answer) for item, control in zip(made[0::2], made[1::2])} == {
-            ("younger", "blah"), ("older", "ya")}
+            ("older", "blah"), ("younger", "ya")}  # oLMpics section 3.3: older = blah, younger = ya
 
 
 @pytest.mark.parametrize("uid", SUITES)
@@ -262,20 +295,32 @@ def test_perturbed_language_replaces_every_key_word(uid, probes) -> None:
         control = derive(item, "perturbed_language", keywords, 0)
         words = {w.lower() for w in re.findall(r"[\w\[\]]+", control.context)}
         assert not words & {k.lower() for k in keywords}
-        assert words & set(NONSENSE_WORDS)
+        assert words & set(PERTURBATION_WORDS)
         assert control.candidates == item.candidates and control.answer == item.answer
 
 
 @pytest.mark.parametrize("uid", SUITES)
 def test_shuffled_permutes_the_first_sentence_and_truncated_keeps_two_words(uid, probes) -> None:
+    """Ettinger's Shuf permutes the words of sentence 1; Trunc keeps every sentence before the last
+    and cuts the last to the two words before the blank."""
+    offered = probes[uid].spec.offered_controls
+    if "shuffled" not in offered:
+        pytest.skip("the suite does not offer Ettinger's Shuf and Trunc")
+
+    def bag(text):
+        return sorted(w.lower().strip(".,;:!?") for w in text.split())
+
     for item in base_items(probes, uid):
         shuffled = derive(item, "shuffled", (), 0)
-        def bag(text):
-            return sorted(w.lower().strip(".,;:!?") for w in text.split())
         assert bag(shuffled.context) == bag(item.context)
+        first, *rest = re.split(r"(?<=[.!?]) ", item.context)
+        assert [" ".join(rest)] == re.split(r"(?<=[.!?]) ", shuffled.context, maxsplit=1)[1:] or not rest
+        if "truncated" not in offered:  # a question has no blank to cut before
+            continue
         truncated = derive(item, "truncated", (), 0)
         left, _, right = truncated.context.partition(BLANK)
-        assert len(left.split()) <= 2 and item.context.partition(BLANK)[0].split()[-2:] == left.split()
+        *before, last = re.split(r"(?<=[.!?]) ", item.context.partition(BLANK)[0])
+        assert left.split() == " ".join(before).split() + last.split()[-2:]
         assert re.fullmatch(r"[.,;:!?]*", right)
         if item.contexts:
             assert truncated.contexts is not None and set(truncated.contexts) == set(item.candidates)
@@ -288,10 +333,13 @@ def test_shuffled_changes_the_word_order_somewhere(probes) -> None:
 
 def test_controls_are_deterministic_and_follow_their_item(probes) -> None:
     probe = probes["olmpics_multihop_age"]
-    items = list(generate_items(probe, 5, 9, tuple(CONTROLS)))
-    assert [i.control for i in items[:5]] == list(CONTROLS)
-    assert all(i.item_id.startswith("olmpics_multihop_age-00000") for i in items[:5])
-    again = list(generate_items(probe, 5, 9, tuple(CONTROLS)))
+    controls = probe.spec.offered_controls
+    assert set(controls) == set(CONTROLS) - {"generic_object", "generic_subject", "generic_both"}
+    items = list(generate_items(probe, 5, 9, controls))
+    k = len(controls)
+    assert [i.control for i in items[:k]] == list(controls)
+    assert all(i.item_id.startswith("olmpics_multihop_age-00000") for i in items[:k])
+    again = list(generate_items(probe, 5, 9, controls))
     assert items == again
 
 

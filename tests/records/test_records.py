@@ -88,3 +88,14 @@ def test_records_lexicon_mode_round_trips_and_old_records_read() -> None:
     assert "lexicon_mode" not in MinimalPair.from_dict(old).to_dict()
     with pytest.raises(DataError, match="field 'lexicon_mode' must be a string"):
         MinimalPair.from_dict({**data, "lexicon_mode": 3}, where="f.jsonl:4")
+
+
+def test_records_item_type_names_are_the_shapes() -> None:
+    # ItemType (what specs and mypy accept) and the shape classes (what items are) name the same types
+    from typing import get_args
+
+    from blimpgen.records.item_types import ITEM_TYPES, SHAPES, ItemType, item_shape
+
+    assert get_args(ItemType) == ITEM_TYPES
+    assert [item_shape(name) for name in ITEM_TYPES] == list(SHAPES)
+    assert item_shape("multi_choice") is None

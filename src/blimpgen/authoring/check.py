@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,6 +32,7 @@ from blimpgen.vocab.overlays import overlay_paths
 SAMPLE_ATTEMPTS = 300
 MIN_REPEATS = 3  # fewer repeated sentences in a sample say too little about the space's size
 SIGNIFICANCE = 0.01  # flag a space as too small only when its repeats are this unlikely for N items
+MAX_STRATA = 20  # a first slot with more values is not an answer drawn first (stratified_capacity)
 
 
 @dataclass
@@ -130,6 +132,7 @@ def sample_problems(source: Source, n: int, attempts: int, seed: int = 0) -> lis
     dry: Counter = Counter()
     render_failures: Counter = Counter()
     made: Counter = Counter()  # identity key -> times rendered
+    strata: dict[str, Counter[Hashable]] = {}  # the first slot's value -> identity key -> times rendered
     findings: dict = {}
     problems: list[SpecError] = []
     for _ in range(attempts):
@@ -149,6 +152,8 @@ def sample_problems(source: Source, n: int, attempts: int, seed: int = 0) -> lis
             problems.append(SpecError.relocated(exc))
             return problems
         made[source.keys(fields)[0]] += 1
+        first = next(iter(bindings), None)
+        strata.setdefault(str(bindings[first]) if first is not None else "", Counter())[source.keys(fields)[0]] += 1
         for key, path, message in source.findings(bindings, fields):
             findings.setdefault(key, (path, message))
     for (branch, name), count in sorted(dry.items()):
@@ -163,7 +168,7 @@ def sample_problems(source: Source, n: int, attempts: int, seed: int = 0) -> lis
                                      f"({reason})"))
     problems += [loaded.error(path, message) for path, message in list(findings.values())[:3]]
     if total:
-        capacity = estimate_capacity(total, len(made))
+        capacity = stratified_capacity(list(strata.values()))
         expected = total / attempts * Attempts(n).budget  # records the generator's budget yields
         if capacity < n and total - len(made) >= MIN_REPEATS and repeats_unlikely(total, len(made), n):
             problems.append(loaded.error(("slots",), f"too small a space for {n} {source.unit}s: about "
@@ -189,6 +194,24 @@ def repeats_unlikely(draws: int, unique: int, n: int, alpha: float = SIGNIFICANC
         term *= mean / k
         below += term
     return 1 - below < alpha if repeats > 0 else False
+
+
+def stratified_capacity(strata: list[Counter[Hashable]]) -> float:
+    """How many distinct items a source has, from what each value of its first slot made.
+
+    A suite that draws its answer first (one of a few values, each equally likely) samples the
+    items of a rare answer far more often than the rest, so repeats there say little about the
+    whole space; when the first slot took at most ``MAX_STRATA`` values and no item came from two
+    of them, the capacity is the sum of each value's own estimate. Otherwise, as for a uniform
+    space: :func:`estimate_capacity` of all draws.
+    """
+    keys = [key for stratum in strata for key in stratum]
+    if 1 < len(strata) <= MAX_STRATA and len(keys) == len(set(keys)):
+        return sum(estimate_capacity(sum(stratum.values()), len(stratum)) for stratum in strata)
+    everything: Counter[Hashable] = Counter()
+    for stratum in strata:
+        everything.update(stratum)
+    return estimate_capacity(sum(everything.values()), len(everything))
 
 
 def estimate_capacity(draws: int, unique: int) -> float:

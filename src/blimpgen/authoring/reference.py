@@ -18,7 +18,7 @@ from pydantic_core import PydanticUndefined
 
 from blimpgen.generators.kinds import slot_kinds
 from blimpgen.grammar import templates
-from blimpgen.grammar.probe_spec import ProbeSpec
+from blimpgen.grammar.probe_spec import ProbeSpec, Split
 from blimpgen.grammar.spec import FIELDS, LINGUISTICS_TERMS, Branch, OnePrefix, ParadigmSpec, TwoPrefix
 from blimpgen.vocab import query
 from blimpgen.vocab.features import PSEUDO_FEATURES, FeatureInventory, load_inventory
@@ -34,7 +34,8 @@ FORMULA_KEYS = frozenset({"where", "subject_where", "verb_where", "head", "verb"
 SLOT_KEYS = frozenset({"negated_by", "agree_with", "of", "anchor", "embedded_under", "same_time_as"})
 SPECIAL = {"include": "fragment names (`[subjects]` reads `_subjects.yaml`)",
            "contrast": "slot names and words (what may differ between good and bad)"}
-NAMED_TYPES = {OnePrefix: "`one_prefix` block", TwoPrefix: "`two_prefix` block", Branch: "branch (see below)"}
+NAMED_TYPES = {OnePrefix: "`one_prefix` block", TwoPrefix: "`two_prefix` block", Branch: "branch (see below)",
+               Split: "split (see below)"}
 
 
 def _type(annotation: Any, key: str = "") -> str:
@@ -133,6 +134,8 @@ def render_reference(inventory: FeatureInventory | None = None) -> str:
              "A document with an `item:` key is a probe suite. Besides `uid`, `field`, `linguistics_term`, "
              "`description`, `version`, `include` and `formulas` (as above):", "",
              *_fields_table(ProbeSpec, skip=set(ParadigmSpec.model_fields) - {"slots", "good", "bad", "notes"}), "",
+             "A split (`--option split=NAME` generates one) sets option values and narrows the `where` "
+             "formula of the slots it names:", "", *_fields_table(Split), "",
              "## Slot kinds", "",
              "Written `kind: NAME` (the newest version) or `kind: NAME.vN`. Every other key of a slot is a "
              "parameter of its kind; unknown keys are errors.", ""]

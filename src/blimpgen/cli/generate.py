@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import click
 
+from blimpgen.records.item_types import CONTROLS
+
 paradigm_path_option = click.option(
     "--paradigm-path", "paradigm_paths", multiple=True, type=click.Path(file_okay=False),
     help="Extra folder of paradigm YAML files (repeatable; also $BLIMPGEN_PARADIGM_PATH).")
@@ -62,8 +64,9 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
 @click.option("--option", "probe_options", multiple=True, metavar="NAME=VALUE",
               help="Probe suites: set a suite option, e.g. --option max_age=30 (repeatable).")
 @click.option("--control", "controls", multiple=True,
-              type=click.Choice(["none", "no_language", "perturbed_language", "shuffled", "truncated", "all"]),
-              help="Probe suites: also write this control (repeatable; 'all' for every control the suite offers).")
+              type=click.Choice([*CONTROLS, "all"]),
+              help="Probe suites: also write this control (repeatable; 'all' for every control the suite offers; "
+                   "--option shuffles=N makes N versions of each shuffling control).")
 @lexicon_mode_option
 @click.option("--design", type=click.Choice(["full"]),
               help="Paradigms with factors: every combination of levels, -n pairs each, in turn (docs/factors.md).")

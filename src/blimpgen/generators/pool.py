@@ -15,8 +15,10 @@ its message and location) and is raised here for the first file, in the serial o
 failed: the same one-line error the serial run gives. Files after it may already be written
 (each one complete); the serial run would not have started them.
 
-A killed parent takes its workers with it: SIGINT and SIGTERM end them through ``SystemExit``
-(their temporary files removed), and on Linux a worker gets SIGTERM when its parent dies.
+A killed parent takes its workers with it: SIGINT and SIGTERM end them, and on Linux a worker
+gets SIGTERM when its parent dies. A worker writing a file ends through ``SystemExit`` (its
+temporary file removed); an idle one keeps SIGTERM's default action and ends at once, since a
+Python-level handler would never run while it is blocked waiting for a task.
 """
 
 from __future__ import annotations
@@ -81,9 +83,10 @@ def write_files(files: Sequence[tuple[str, Source[Record], Path | None]], n: int
             if error is not None:
                 raise error
             yield count
-        pool.close()
+        pool.close()  # every file is written: the workers leave on close's sentinels, no signal needed
+        pool.join()
     finally:
-        pool.terminate()  # stops the workers still writing (SystemExit removes their temporary files)
+        pool.terminate()  # on an error: stops the workers still writing (SystemExit removes their temporary files)
         pool.join()
         _FILES = ()
 
@@ -96,7 +99,10 @@ def _start_worker(write: Write) -> None:
     _write = write
     # Ctrl-C reaches the whole process group: the parent alone decides, and ends the workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _exit_on_signal)
+    # Idle, SIGTERM ends the worker at once: a Python handler would only run once the blocking
+    # wait for a task returned, and a signal landing just before the wait blocks is never seen
+    # (pool.terminate() then waits on that worker for ever). _write_one handles it while writing.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _die_with_parent()
 
 
@@ -118,7 +124,10 @@ def _write_one(task: tuple[int, int, int]) -> tuple[int, BlimpgenError | None]:
     index, n, seed = task
     _, source, target = _FILES[index]
     assert _write is not None
+    signal.signal(signal.SIGTERM, _exit_on_signal)  # while writing: SystemExit removes the temporary file
     try:
         return _write(source, n, seed, target), None
     except BlimpgenError as error:  # returned, not raised: no traceback travels with it
         return 0, error.with_traceback(None)
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from blimpgen._yaml import KeyPath
 from blimpgen.errors import GenerationError, OptionError, SpecErrors, did_you_mean
-from blimpgen.generators.controls import derive
+from blimpgen.generators.controls import derive_controls
 from blimpgen.generators.kinds.base import Bindings
 from blimpgen.generators.source import (
     DeadEnd,
@@ -29,9 +29,10 @@ from blimpgen.generators.source import (
     slot_violations,
 )
 from blimpgen.grammar.loader import LoadedSpec
-from blimpgen.grammar.probe_spec import ProbeSpec
+from blimpgen.grammar.probe_spec import SPLIT_OPTION, ProbeSpec
 from blimpgen.grammar.templates import make_environment, used_variables
 from blimpgen.records import BLANK, ProbeItem
+from blimpgen.records.types import item_shape
 from blimpgen.vocab.lexicon import Lexicon
 
 
@@ -63,17 +64,23 @@ class Probe:
         self.per_option = "option" in used_variables(self.spec.context)
         self.controls: tuple[str, ...] = ("none",)
         spec = self.spec
+        self.shape = item_shape(spec.item)
         self.header: dict[str, Any] = dict(UID=spec.uid, item_type=spec.item, field=spec.field,
                                            linguistics_term=spec.linguistics_term)
         self.fixed_candidates = self._fixed_candidates()
 
+    def _option_keys(self) -> list[KeyPath]:
+        """The template keys of the candidates, in the order the item lists them."""
+        spec = self.spec
+        keys: list[KeyPath] = [("candidates", i) for i in range(len(spec.candidates or ()))]
+        keys += [(key,) for key in ("good", "bad") if getattr(spec, key) is not None]
+        return keys + [("foils", i) for i in range(len(spec.foils or ()))]
+
     def _fixed_candidates(self) -> tuple[str, ...]:
         """The candidates that are the same words on every item (templates that use no slot), in
         declared order: the ones the no-language control renames (:mod:`.controls`)."""
-        spec, sources = self.spec, self.spec.templates()
-        keys = ([("candidates", i) for i in range(len(spec.candidates or ()))] if spec.item == "multiple_choice"
-                else [("good",), ("bad",)])
-        return tuple(self._text(key, {}) for key in keys if not used_variables(sources[key]))
+        sources = self.spec.templates()
+        return tuple(self._text(key, {}) for key in self._option_keys() if not used_variables(sources[key]))
 
     def with_controls(self, controls: tuple[str, ...]) -> Probe:
         """This suite, each item followed by ``controls`` (in the order given; ``none`` is the item).
@@ -82,9 +89,9 @@ class Probe:
             GenerationError: for a control the suite does not offer, at the suite's file.
         """
         for control in controls:
-            if control not in self.spec.controls:
+            if control not in self.spec.offered_controls:
                 raise GenerationError(f"{self.uid}: control {control!r} is not offered by this suite "
-                                      f"(controls: {', '.join(self.spec.controls)})", self.loaded.file)
+                                      f"(controls: {', '.join(self.spec.offered_controls)})", self.loaded.file)
         probe = copy.copy(self)
         probe.controls = tuple(controls)
         return probe
@@ -109,20 +116,22 @@ class Probe:
                 candidate, a context without its blank): a bug in the suite, located.
         """
         spec = self.spec
-        if spec.item == "multiple_choice":
-            candidates = [self._text(("candidates", i), bindings) for i in range(len(spec.candidates or ()))]
+        candidates = tuple(self._text(("candidates", i), bindings) for i in range(len(spec.candidates or ())))
+        good = self._text(("good",), bindings) if spec.good is not None else None
+        bad = self._text(("bad",), bindings) if spec.bad is not None else None
+        foils = tuple(self._text(("foils", i), bindings) for i in range(len(spec.foils or ())))
+        candidates, answer = self.shape.options(candidates, good, bad, foils)
+        if answer is None:
             answer = self._text(("answer",), bindings)
-            good = bad = None
-        else:
-            good, bad = self._text(("good",), bindings), self._text(("bad",), bindings)
-            candidates, answer = [good, bad], good
         fields: dict[str, Any] = {
-            "candidates": tuple(candidates), "answer": answer, "good": good, "bad": bad,
+            "candidates": tuple(candidates), "answer": answer, "good": good, "bad": bad, "foils": foils,
             "expected": tuple(text for i in range(len(spec.expected))
                               if (text := self._text(("expected", i), bindings))),
             "group": self._text(("group",), bindings) if spec.group else "",
             "arguments": tuple(text for i in range(len(spec.arguments))
                                if (text := self._text(("arguments", i), bindings))),
+            "reversed_context": (finish_sentence(self.templates[("reversed_context",)].render(bindings))
+                                 if spec.reversed_context is not None else None),
         }
         if answer not in candidates:
             raise self._bug(("answer",), f"the answer rendered as {answer!r}, which is not one of the candidates "
@@ -135,9 +144,13 @@ class Probe:
         else:
             fields["context"] = finish_sentence(self.templates[("context",)].render(bindings))
             fields["contexts"] = None
-        if fields["context"].count(BLANK) != 1:
-            raise self._bug(("context",), f"the context rendered as {fields['context']!r}, without exactly one "
-                                          f"{BLANK} (a slot value may contain it)")
+        if fields["context"].count(BLANK) != (1 if self.shape.blank else 0):
+            raise self._bug(("context",), f"the context rendered as {fields['context']!r}, without exactly "
+                                          f"{'one' if self.shape.blank else 'no'} {BLANK} "
+                                          "(a slot value may contain it)")
+        if fields["reversed_context"] is not None and fields["reversed_context"].count(BLANK) != 1:
+            raise self._bug(("reversed_context",), f"the reversed context rendered as {fields['reversed_context']!r}, "
+                                                   f"without exactly one {BLANK}")
         return fields
 
     def screen(self, fields: dict[str, Any], rng: random.Random) -> str | None:
@@ -153,15 +166,15 @@ class Probe:
 
     def keys(self, fields: dict[str, Any]) -> tuple[Hashable, ...]:
         """An item is its context(s) and candidates."""
-        return ((fields["context"], tuple(sorted((fields["contexts"] or {}).items())), fields["candidates"]),)
+        return ((fields["context"], tuple(sorted((fields["contexts"] or {}).items())), fields["candidates"],
+                 fields["reversed_context"]),)
 
     def to_records(self, index: int, bindings: Bindings, fields: dict[str, Any],
                    provenance: dict[str, Any]) -> list[ProbeItem]:
         """The item numbered ``index``, followed by its controls (each derived from it)."""
         item = ProbeItem(item_id=f"{self.uid}-{index:05d}", **fields, **self.header, **provenance)
-        keywords = tuple(self.spec.keywords)
-        return [derive(item, control, keywords, provenance["seed"], self.fixed_candidates)
-                for control in self.controls]
+        return derive_controls(item, self.controls, tuple(self.spec.keywords), provenance["seed"],
+                               self.fixed_candidates, int(self.options["shuffles"]))
 
     def shortfall(self, n: int, made: int, attempts: Any) -> str:
         """Made fewer than ``n`` unique items: how many, in how many attempts, and why attempts failed."""
@@ -177,7 +190,7 @@ class Probe:
         """
         wanted = ("none",) + tuple(c for c in controls if c not in ("none", "all"))
         if "all" in controls:
-            wanted = tuple(self.spec.controls)
+            wanted = tuple(self.spec.offered_controls)
         if not split:
             return [(self.uid, self.with_controls(wanted))]
         return [(self.uid if c == "none" else f"{self.uid}.{c}", self.with_controls((c,))) for c in wanted]
@@ -200,25 +213,34 @@ class Probe:
 
 
 def resolve_options(loaded: LoadedSpec, given: dict[str, Any]) -> dict[str, Any]:
-    """The suite's option defaults with the user's values, each converted to the default's type.
+    """Every option's value: the suite's defaults, the chosen split's presets, then the user's
+    values, each converted to its default's type.
 
     Raises:
-        OptionError: for an unknown option or a value of the wrong type.
+        OptionError: for an unknown option, a value of the wrong type, an unknown split or
+            fewer than one shuffle.
     """
-    declared = loaded.spec_as(ProbeSpec).options
-    out: dict[str, Any] = dict(declared)
+    spec = loaded.spec_as(ProbeSpec)
+    declared = spec.option_defaults()
+    out: dict[str, Any] = {}
     for name, value in given.items():
         if name not in declared:
             known = ", ".join(declared) or "none"
-            raise OptionError(f"{loaded.uid}: unknown option {name!r}{did_you_mean(name, declared)} "
-                                  f"(this suite's options: {known})")
+            raise OptionError(f"{spec.uid}: unknown option {name!r}{did_you_mean(name, declared)} "
+                              f"(this suite's options: {known})")
         if isinstance(declared[name], int):
             try:
                 value = int(value)
             except (TypeError, ValueError):
-                raise OptionError(f"{loaded.uid}: option {name} must be an integer, got {value!r}") from None
+                raise OptionError(f"{spec.uid}: option {name} must be an integer, got {value!r}") from None
         out[name] = value
-    return out
+    split = out.get(SPLIT_OPTION)
+    if split is not None and split != "all" and split not in spec.splits:
+        raise OptionError(f"{spec.uid}: unknown split {split!r}{did_you_mean(str(split), spec.splits)} "
+                          f"(splits: all, {', '.join(spec.splits)})")
+    if int(out.get("shuffles", 1)) < 1:
+        raise OptionError(f"{spec.uid}: option shuffles must be at least 1, got {out['shuffles']}")
+    return spec.resolve(out)
 
 
 def build_probe(loaded: LoadedSpec, lexicon: Lexicon, options: dict[str, Any] | None = None) -> Probe:

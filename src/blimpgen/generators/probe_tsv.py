@@ -10,11 +10,17 @@ columns (any order), ``#`` comment lines and blank lines ignored::
 * ``context`` (required): one blank written ``[MASK]``. Write ``a(n) [MASK]`` (or
   ``A(n) [MASK]``) where the article depends on the completion: each option then gets its own
   context with ``a`` or ``an``.
-* a **cloze contrast** row fills ``good`` and ``bad`` (and optionally ``expected``: the
-  completions top-k accuracy looks for, ``|``-separated);
-* a **multiple-choice** row fills ``candidates`` (``|``-separated) and ``answer`` instead.
+* a **cloze contrast** row (NEG-136) fills ``good`` and ``bad`` (and optionally ``expected``:
+  the completions top-k accuracy looks for, ``|``-separated);
+* a **foils** row (CPRAG-102) fills ``good`` and several ``|``-separated ``bad`` words, the
+  foils (within and between category): sensitivity means ``good`` beats every one;
+* a **role** row (ROLE-88) fills ``good`` (the target) and ``reversed_context`` (the same
+  sentence with the roles reversed), and no ``bad``;
+* a **multiple-choice** row fills ``candidates`` (``|``-separated) and ``answer`` instead; a
+  **question** row does the same with a ``context`` that has no blank (oLMpics MC-QA).
 * optional: ``id`` (default: ``{suite}-{line}``), ``group``, ``arguments`` (``|``-separated:
-  what the no-language control keeps).
+  what the no-language control keeps; for a role row, the object and the subject of
+  ``context``, which the generic_* controls replace).
 
 Every problem is reported as ``file:line: column: message``; nothing is written unless the
 whole file is valid.
@@ -30,9 +36,11 @@ from blimpgen._io import atomic_writer
 from blimpgen.errors import DataError
 from blimpgen.grammar.templates import article
 from blimpgen.records.item import BLANK, ProbeItem
+from blimpgen.records.item_types import ClozeContrast, ClozeFoils, ItemShape, MultipleChoice, Question, RoleContrast
 from blimpgen.records.jsonl import dumps_record
 
-COLUMNS = ("id", "context", "good", "bad", "expected", "candidates", "answer", "group", "arguments")
+COLUMNS = ("id", "context", "good", "bad", "expected", "candidates", "answer", "group", "arguments",
+           "reversed_context")
 ARTICLE_RE = re.compile(r"\b([Aa])\(n\)(?=\s+\[MASK\])")
 
 
@@ -94,41 +102,64 @@ def read_probe_tsv(path: Path | str, suite: str | None = None, phenomenon: str |
 
 
 def _item(row: dict[str, str], suite: str, phenomenon: str, field: str, number: int) -> ProbeItem:
-    context = row.get("context", "")
-    if context.count(BLANK) != 1:
-        raise DataError(f"context: must contain {BLANK} exactly once")
-    good, bad = row.get("good", ""), row.get("bad", "")
+    context, reversed_context = row.get("context", ""), row.get("reversed_context", "") or None
+    good, bads = row.get("good", ""), _split(row.get("bad", ""))
     candidates, answer = _split(row.get("candidates", "")), row.get("answer", "")
-    if (good or bad) and (candidates or answer):
-        raise DataError("row: fill either good/bad (cloze contrast) or candidates/answer (multiple choice)")
-    if good or bad:
-        if not (good and bad):
+    expected = _split(row.get("expected", ""))
+    question = BLANK not in context and bool(candidates or answer)
+    if context.count(BLANK) != (0 if question else 1):
+        raise DataError(f"context: must contain {BLANK} exactly once")
+    if (good or bads or reversed_context) and (candidates or answer):
+        raise DataError("row: fill either good/bad/reversed_context (cloze contrast, foils, role) or "
+                        "candidates/answer (multiple choice, question)")
+    # the answer fields of the item's type (the others stay empty)
+    item_good: str | None = None
+    item_bad: str | None = None
+    foils: tuple[str, ...] = ()
+    item_expected: tuple[str, ...] = ()
+    shape: type[ItemShape]
+    if reversed_context is not None:
+        if not good or bads:
+            raise DataError(f"{'bad' if bads else 'good'}: a role row has a good (the target) and no bad")
+        if reversed_context.count(BLANK) != 1:
+            raise DataError(f"reversed_context: must contain {BLANK} exactly once")
+        shape, candidates, answer = RoleContrast, (good,), good
+        item_good, item_expected = good, expected
+    elif good or bads:
+        if not (good and bads):
             raise DataError(f"{'bad' if good else 'good'}: a cloze contrast row needs both good and bad")
-        if good == bad:
+        if good in bads:
             raise DataError("bad: equal to good")
-        item_type, candidates, answer = "cloze_contrast", (good, bad), good
+        if len(bads) == 1:
+            shape, item_bad = ClozeContrast, bads[0]
+        else:
+            shape, foils = ClozeFoils, bads
+        candidates, answer, item_good, item_expected = (good, *bads), good, good, expected
     elif candidates or answer:
         if len(candidates) < 2:
             raise DataError("candidates: give at least two, separated by |")
         if answer not in candidates:
             raise DataError(f"answer: {answer!r} is not one of the candidates {list(candidates)}")
-        item_type = "multiple_choice"
+        if expected:
+            raise DataError("expected: top-k accuracy is for cloze contrast, foils and role rows "
+                            "(fill good and bad instead of candidates and answer)")
+        shape = Question if question else MultipleChoice
     else:
-        raise DataError("row: fill good and bad, or candidates and answer")
+        raise DataError("row: fill good and bad, good and reversed_context, or candidates and answer")
     contexts = None
-    if ARTICLE_RE.search(context):
+    if ARTICLE_RE.search(context) and shape.option_contexts:
         contexts = {option: _with_article(context, option) for option in candidates}
         if len(set(contexts.values())) == 1:
             context, contexts = contexts[answer], None
         else:
             context = contexts[answer]
     try:
-        return ProbeItem(item_id=row.get("id") or f"{suite}-{number:05d}", UID=suite, item_type=item_type,
+        return ProbeItem(item_id=row.get("id") or f"{suite}-{number:05d}", UID=suite, item_type=shape.name,
                          field=field, linguistics_term=phenomenon, group=row.get("group", ""), context=context,
                          contexts=contexts, candidates=tuple(candidates), answer=answer,
-                         expected=_split(row.get("expected", "")) if item_type == "cloze_contrast" else (),
-                         good=good or None, bad=bad or None, arguments=_split(row.get("arguments", "")),
-                         blimpgen_version=__version__)
+                         arguments=_split(row.get("arguments", "")), blimpgen_version=__version__,
+                         good=item_good, bad=item_bad, foils=foils, reversed_context=reversed_context,
+                         expected=item_expected)
     except DataError as exc:
         raise DataError(f"row: {str(exc).split(': ', 1)[-1]}") from None
 
@@ -143,10 +174,32 @@ def _with_article(context: str, option: str) -> str:
 
 
 def import_probe_tsv(path: Path | str, out: Path | str, suite: str | None = None, phenomenon: str | None = None,
-                     field: str = "semantics") -> int:
-    """Convert a TSV file to probe-item JSONL atomically; return the number of items."""
+                     field: str = "semantics", controls: tuple[str, ...] = (), keywords: tuple[str, ...] = (),
+                     shuffles: int = 1, seed: int = 0) -> int:
+    """Convert a TSV file to probe-item JSONL atomically, each item followed by its ``controls``
+    (:mod:`blimpgen.generators.controls`; ``all``: every control the item's type takes);
+    return the number of items written (controls included).
+
+    Raises:
+        DataError: every problem of the file at once (``file:line: column: message``).
+        GenerationError: for a control an item cannot take (naming the item).
+        OptionError: for fewer than one shuffle.
+    """
+    from blimpgen.errors import OptionError
+    from blimpgen.generators.controls import derive_controls
+
+    if shuffles < 1:
+        raise OptionError(f"--shuffles must be at least 1, got {shuffles}")
     items = read_probe_tsv(path, suite, phenomenon, field)
+    out_items: list[ProbeItem] = []
+    for item in items:
+        if "all" in controls:  # every control the item's type takes and the file can feed
+            wanted = [c for c in item.shape.controls if c != "none" and (c != "no_language" or item.arguments)
+                      and (c != "perturbed_language" or keywords)]
+        else:
+            wanted = [c for c in controls if c != "none"]
+        out_items += derive_controls(item, ["none", *wanted], keywords, seed, (), shuffles)
     with atomic_writer(out) as handle:
-        for item in items:
+        for item in out_items:
             handle.write(dumps_record(item) + "\n")
-    return len(items)
+    return len(out_items)

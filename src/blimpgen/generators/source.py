@@ -34,6 +34,7 @@ from blimpgen.grammar.loader import LoadedSpec
 from blimpgen.grammar.spec import Variant
 from blimpgen.records import Record
 from blimpgen.registry import base_name
+from blimpgen.vocab.facts import FactRow
 from blimpgen.vocab.lexeme import Word
 from blimpgen.vocab.lexicon import Lexicon
 
@@ -154,7 +155,8 @@ def resolved_kinds(loaded: LoadedSpec) -> tuple[str, ...]:
 
 
 def slot_provenance(bindings: Bindings) -> dict[str, str]:
-    """slot (or slot.part) -> lexicon word id for every word used; ``number:N`` for a number slot."""
+    """slot (or slot.part) -> lexicon word id for every word used; ``number:N`` for a number slot,
+    ``fact:TABLE:LINE`` for a fact row."""
     out: dict[str, str] = {}
     for name, value in bindings.items():
         if isinstance(value, Word):
@@ -164,6 +166,8 @@ def slot_provenance(bindings: Bindings) -> dict[str, str]:
                 out[f"{name}.{part}"] = word.id
         elif isinstance(value, Number):
             out[name] = f"number:{int(value)}"
+        elif isinstance(value, FactRow):
+            out[name] = f"fact:{value.fact_id}"
     return out
 
 

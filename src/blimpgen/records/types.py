@@ -13,6 +13,10 @@ nowhere else; after that, code dispatches on classes, never on a string:
   about minimal pairs (:func:`result_type`; :func:`result_header` writes the key).
 
 Adding a type means adding one class per layer and one branch to each function here.
+
+Within probe items, the item's ``item_type`` names its shape (multiple choice, cloze contrast,
+foils, role reversal, question): :func:`item_shape` (defined beside the shapes, in
+:mod:`blimpgen.records.item_types`) is the one place that name becomes a class.
 """
 
 from __future__ import annotations
@@ -21,7 +25,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from blimpgen.records.item import TYPE_KEY, ProbeItem
+from blimpgen.records.item_types import item_shape
 from blimpgen.records.pair import MinimalPair
+
+__all__ = ["PARADIGM_TAG", "PROBE_TAG", "RECORD_TYPES", "Record", "item_shape", "mismatch", "record_type",
+           "result_header", "result_type", "spec_tag"]
 
 Record = MinimalPair | ProbeItem
 RECORD_TYPES: tuple[type[Record], ...] = (MinimalPair, ProbeItem)

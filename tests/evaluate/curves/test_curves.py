@@ -75,16 +75,17 @@ def test_curves_weights_are_olmpics_and_sum_to_one():
         weights_for(range(1, 9))
 
 
-def test_curves_summary_uses_the_best_seed_and_reports_the_mean_beside_it():
+def test_curves_summary_is_the_mean_of_seeds_with_the_best_seed_beside_it():
+    """oLMpics 3.2: "report average accuracy across seeds" (probes audit P3: the best seed was the headline)."""
     runs = (Run(62, 0, 0.5, 0.7, 0.6, 4), Run(62, 1, 0.7, 0.7, 0.5, 4),
             Run(125, 0, 0.6, 0.7, 0.4, 8), Run(125, 1, 0.9, 0.7, 0.3, 8))
     weights = {62: 0.23 / 0.43, 125: 0.20 / 0.43}
     curve = Curve("language", 200, 50, 0.5, 0.5, runs, weights)
     summary = curve.summary()
-    assert summary["ws"] == pytest.approx((0.23 * 0.7 + 0.20 * 0.9) / 0.43)
-    assert summary["max"] == 0.9
-    assert summary["ws_mean"] == pytest.approx((0.23 * 0.6 + 0.20 * 0.75) / 0.43)
-    assert summary["max_mean"] == pytest.approx(0.75)
+    assert summary["ws"] == pytest.approx((0.23 * 0.6 + 0.20 * 0.75) / 0.43)
+    assert summary["max"] == pytest.approx(0.75)
+    assert summary["ws_best"] == pytest.approx((0.23 * 0.7 + 0.20 * 0.9) / 0.43)
+    assert summary["max_best"] == 0.9
     first = curve.points()[0]
     assert first["accuracies"] == [0.5, 0.7] and first["std"] == pytest.approx(0.1414, abs=1e-4)
 
@@ -108,16 +109,34 @@ def test_curves_training_changes_only_the_head(tokenizer):
     model = make_bert(tokenizer)
     before = {name: value.clone() for name, value in model.state_dict().items()}
     trainer = HeadTrainer(model, tokenizer)
-    assert {name for name, _ in trainer.trainable} == HEAD - {"cls.predictions.decoder.bias"}  # tied to .bias
+    decoder = "cls.predictions.decoder.weight"
+    assert {name for name, _ in trainer.trainable} == HEAD - {"cls.predictions.decoder.bias"} | {decoder}
+    assert model.get_output_embeddings().weight is not model.get_input_embeddings().weight  # untied
     data = trainer.encode(position_items(32, 1))
     losses = trainer.fit(data, range(32), seed=0, options=TrainOptions(**FAST))
     assert losses[-1] < losses[0]
     after = model.state_dict()
     changed = {name for name in before if not torch.equal(before[name], after[name])}
-    assert changed == HEAD  # the encoder, the embeddings and the tied decoder weight are bit-identical
-    assert torch.equal(before["cls.predictions.decoder.weight"], after["bert.embeddings.word_embeddings.weight"])
+    assert changed == HEAD | {decoder}  # the encoder and the input embeddings are bit-identical
+    embeddings = "bert.embeddings.word_embeddings.weight"
+    assert torch.equal(before[embeddings], after[embeddings])
     trainer.reset()
     assert all(torch.equal(value, model.state_dict()[name]) for name, value in before.items())
+
+
+def test_curves_linear_trains_only_the_output_layer(tokenizer):
+    """oLMpics 3.3 LINEAR: the head's first layer is fixed, only the final layer trains."""
+    model = make_bert(tokenizer)
+    trainer = HeadTrainer(model, tokenizer)
+    trainer.use("linear")
+    assert {name for name, _ in trainer.training} == {"cls.predictions.decoder.weight", "cls.predictions.bias"}
+    before = {name: value.clone() for name, value in model.state_dict().items()}
+    trainer.fit(trainer.encode(position_items(32, 1)), range(32), seed=0, options=TrainOptions(**FAST))
+    after = model.state_dict()
+    changed = {name for name in before if not torch.equal(before[name], after[name])}
+    assert changed == {"cls.predictions.decoder.weight", "cls.predictions.bias", "cls.predictions.decoder.bias"}
+    trainer.use("mlp")
+    assert len(trainer.training) == len(trainer.trainable)
 
 
 @pytest.mark.parametrize("family,head", [("Roberta", "lm_head"), ("Albert", "predictions")])
@@ -129,7 +148,11 @@ def test_curves_find_the_head_of_other_families(family, head, tokenizer):
     model = getattr(transformers, f"{family}ForMaskedLM")(config).eval()
     trainer = HeadTrainer(model, tokenizer)  # checks head(encoder states) == the model's logits
     assert trainer.head_name == head
-    assert all(name.startswith(head + ".") and "decoder.weight" not in name for name, _ in trainer.trainable)
+    assert all(name.startswith(head + ".") for name, _ in trainer.trainable)
+    assert f"{head}.decoder.weight" in {name for name, _ in trainer.trainable}  # untied: the output layer trains
+    assert model.get_output_embeddings().weight is not model.get_input_embeddings().weight
+    trainer.use("linear")
+    assert {name for name, _ in trainer.training} == {f"{head}.decoder.weight", f"{head}.bias"}
 
 
 def test_curves_scores_are_the_full_models_log_probabilities(tokenizer):

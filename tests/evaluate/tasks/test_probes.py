@@ -150,6 +150,8 @@ class RefusingScorer(FixedScorer):
 @pytest.mark.parametrize("word,problem", [("zero", "is 0 tokens for scorer 'fixed'"),
                                           ("long", "is 999 tokens, more than the 64 that model M can score")])
 def test_probes_unscorable_sentence_or_candidate_names_the_item(method, word, problem, tmp_path: Path):
+    if (method, word) == ("blank", "zero"):
+        pytest.skip("a candidate the scorer cannot put in the blank drops its item (next test)")
     items = [mc("ok-00000", "A [MASK] .", ["b", "cc"], "b"), mc("ok-00001", "A [MASK] .", ["b", word], "b"),
              mc("ok-00002", "A [MASK] .", ["b", "cc"], "b")]
     data = write_items(tmp_path / "ok.jsonl", items)
@@ -157,6 +159,25 @@ def test_probes_unscorable_sentence_or_candidate_names_the_item(method, word, pr
         evaluate(RefusingScorer({}), data, ProbeOptions(probe_method=method))
     message = str(info.value)
     assert message.startswith(f"{data}:2: item 'ok-00001': ") and problem in message and "\n" not in message
+
+
+def test_probes_a_word_the_scorer_cannot_put_in_the_blank_drops_its_item_and_is_counted(tmp_path: Path):
+    """Probes audit M9: one multi-token candidate aborted the whole run; Ettinger drops such items."""
+    items = [mc("ok-00000", "A [MASK] .", ["b", "cc"], "b"), mc("ok-00001", "A [MASK] .", ["b", "zero"], "b"),
+             contrast("neg-00000", "A [MASK] .", "b", "zero", ["b"]), contrast("neg-00001", "A [MASK] .", "b", "cc")]
+    result = evaluate(RefusingScorer({}), write_items(tmp_path / "ok.jsonl", items), ProbeOptions(probe_method="blank"))
+    rows = {row.item_id: row for row in result.rows}
+    assert rows["ok-00001"].dropped and "'zero' is 0 tokens" in rows["ok-00001"].dropped
+    assert rows["ok-00001"].correct is None and rows["neg-00000"].sensitive is None
+    assert rows["ok-00000"].dropped is None and rows["ok-00000"].correct is not None
+    suites = result.summary.suites
+    assert (suites["ok"].n_items, suites["ok"].dropped, suites["ok"].coverage) == (2, 1, 0.5)
+    assert suites["ok"].metrics["mc_accuracy"].n_items == 1  # judged on the item it could score
+    assert (suites["neg"].dropped, suites["neg"].metrics["sensitivity"].n_items) == (1, 1)
+    assert "dropped (a word the model cannot score in the blank" in result.summary.table(result.options)
+    with pytest.raises(BlimpgenError, match="no item could be scored: every one of the 1 items was dropped"):
+        evaluate(RefusingScorer({}), write_items(tmp_path / "zero.jsonl", [items[1]]),
+                 ProbeOptions(probe_method="blank"))
 
 
 def test_probes_run_where_every_item_ties_is_refused(tmp_path: Path):
@@ -239,7 +260,7 @@ def test_probes_masked_blank_logprobs_top_k_and_ranks_equal_direct(masked):
     assert list(scores.ranks) == [order.index(i) + 1 for i in ids]
 
 
-def test_probes_masked_multi_token_candidate_is_one_line_error():
+def test_probes_masked_multi_token_candidate_drops_the_item_with_a_one_line_reason():
     pytest.importorskip("torch")
     pytest.importorskip("transformers")
     from blimpgen.evaluate.scoring.scorers.hf_masked import MaskedLMScorer
@@ -256,8 +277,8 @@ def test_probes_masked_multi_token_candidate_is_one_line_error():
     assert f"candidate {word!r} is {len(pieces)} tokens for model BertForMaskedLM" in message
     assert ", ".join(repr(p) for p in pieces) in message and "single-token candidates" in message
     item = mc("sleep-00003", "The cat is [MASK] .", [word, "."], word)
-    with pytest.raises(BlimpgenError, match=r"^data.jsonl: item 'sleep-00003': candidate 'sleeping' is"):
-        evaluate_items(scorer, [item], ProbeOptions(), where="data.jsonl")
+    row = evaluate_items(scorer, [item], ProbeOptions(), where="data.jsonl").rows[0]
+    assert row.dropped == message and row.correct is None  # dropped and counted, never an abort (M9)
 
 
 def test_probes_masked_unknown_word_is_an_error_and_no_top_k_word(masked):

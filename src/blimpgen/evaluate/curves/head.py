@@ -1,21 +1,26 @@
 """Head-only training of a masked LM on cloze probe items (the mechanics of the learning curve).
 
-Every parameter of the model is frozen except the masked-LM head's (for BERT, the
-prediction-head transform and the output bias). The head is found generically as the module
-that holds ``model.get_output_embeddings()``, and checked: applied to the encoder's states it
-must give the model's own logits. Its decoder weight is tied to the input embeddings in
-BERT-like models, so it stays frozen too: training it would move the input embeddings, and
-the encoder would no longer be the pre-trained one (oLMpics' own code unfreezes it). An
-untied decoder is part of the head and is trained. BERT, RoBERTa, XLM-R, ALBERT and DeBERTa-v2
-have such a head; DistilBERT, ELECTRA and ModernBERT keep their head's layers on the model
-itself and are refused with a one-line error.
+Every parameter of the model is frozen except the masked-LM head's, oLMpics' MLP_MLM: for BERT,
+the prediction-head transform (the hidden layer), the decoder (the output layer) and its bias.
+The head is found generically as the module that holds ``model.get_output_embeddings()``, and
+checked: applied to the encoder's states it must give the model's own logits. In BERT-like
+models the decoder weight is tied to the input embeddings; the trainer unties it (the decoder
+gets its own copy of the weight), so training the output layer, as oLMpics does, never moves
+the input embeddings: the encoder stays the pre-trained one. BERT, RoBERTa, XLM-R, ALBERT and
+DeBERTa-v2 have such a head; DistilBERT, ELECTRA and ModernBERT keep their head's layers on the
+model itself and are refused with a one-line error.
+
+Two setups (oLMpics section 3.3, "Does a linear transformation suffice?"): ``mlp`` trains the
+whole head; ``linear`` fixes the head's first layer (the transform) and trains only the output
+layer (decoder weight and bias).
 
 Because the encoder is frozen and runs without dropout, its state at the blank is computed
 once per context and cached; training then runs the head alone on those states. The loss is
-cross-entropy over the item's K candidates at the blank (a softmax restricted to them); items
-with per-option ``contexts`` score each option in its own context, by its log-probability
-there. Accuracy counts an item correct when the answer scores strictly highest (a tie is
-wrong).
+cross-entropy over the item's K candidates at the blank (a softmax restricted to them, oLMpics'
+MC-MLM); items with per-option ``contexts`` score each option in its own context, by its
+log-probability there. Accuracy counts an item correct when the answer scores strictly highest
+(a tie is wrong). Items with a candidate that is not one token of the model's vocabulary are
+dropped and counted (:class:`PreparedItems`), never an abort.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from blimpgen.errors import DataError, ModelLoadError
 from blimpgen.evaluate.options import OptionsModel, option_field
@@ -52,6 +57,8 @@ class TrainOptions(OptionsModel):
     batch_size: int = option_field(16, "--batch-size", ge=1)
     weight_decay: float = option_field(0.1, "--weight-decay", ge=0)
     warmup_ratio: float = option_field(0.06, "--warmup-ratio", ge=0, lt=1)
+
+Setup = Literal["mlp", "linear"]
 
 
 def find_head(model: Any, name: str = "") -> tuple[str, Any, list[tuple[str, Any]]]:
@@ -86,31 +93,60 @@ def find_head(model: Any, name: str = "") -> tuple[str, Any, list[tuple[str, Any
 @dataclass(frozen=True)
 class PreparedItems:
     """Items tokenized and checked: each distinct masked context (token ids, blank position)
-    and, per item and option, its context's index and the candidate's token id."""
+    and, per kept item and option, its context's index and the candidate's token id; and the
+    items dropped, with why."""
 
     contexts: list[list[int]]
     positions: list[int]
     rows: list[list[int]]
     tokens: list[list[int]]
     answers: list[int]
+    dropped: tuple[tuple[str, str], ...] = ()   # (item id, reason)
+    kept: tuple[str, ...] = ()                  # the ids of the items kept, in order
+
+    def __len__(self) -> int:
+        return len(self.answers)
+
+    def coverage_note(self, where: str) -> str | None:
+        """A line saying how many items were dropped and why (None when none was)."""
+        if not self.dropped:
+            return None
+        total = len(self.dropped) + len(self.rows)
+        return (f"{where}: {len(self.dropped)} of {total} items dropped (coverage {len(self.rows) / total:.1%}); "
+                f"e.g. {self.dropped[0][0]}: {self.dropped[0][1]}")
 
 
 def prepare_items(tokenizer: Any, items: Sequence[ProbeItem], where: str = "items", name: str = "the model",
                   max_length: int = 10**6) -> PreparedItems:
     """Tokenize probe items for a masked LM and check them, with the tokenizer alone.
 
+    Items with a candidate that is not one token (or is unknown), or two candidates with one
+    token, are dropped and listed in ``dropped``.
+
     Raises:
-        DataError: for no items, a candidate that is not one token (or is unknown), two
-            candidates with one token, or a context that is not one blank within ``max_length``.
+        DataError: for no items, an item that is not a blank item (a question, a role reversal),
+            a context that is not one blank within ``max_length``, or when every item is dropped.
     """
     if not items:
         raise DataError(f"{where}: no items")
     index: dict[str, int] = {}
     contexts: list[list[int]] = []
     positions: list[int] = []
-    rows, tokens, answers = [], [], []
+    rows, tokens, answers, dropped, kept = [], [], [], [], []
     for item in items:
-        item_rows, item_tokens = [], []
+        if not (item.has_blank and item.is_multiple_choice):
+            raise DataError(f"{where}: item {item.item_id} is a {item.item_type} item; MC-MLM learning curves take "
+                            "items with a blank and candidates (questions: probe curve --protocol qa)")
+        try:
+            item_tokens = [_candidate_token(tokenizer, item, option, *item.split(option), where, name)
+                           for option in item.candidates]
+        except DataError as exc:
+            dropped.append((item.item_id, exc.message.split(": ", 2)[-1]))
+            continue
+        if len(set(item_tokens)) != len(item_tokens):
+            dropped.append((item.item_id, f"candidates {list(item.candidates)} share a token in {name}'s vocabulary"))
+            continue
+        item_rows = []
         for option in item.candidates:
             left, right = item.split(option)
             text = left + tokenizer.mask_token + right
@@ -127,14 +163,14 @@ def prepare_items(tokenizer: Any, items: Sequence[ProbeItem], where: str = "item
                 contexts.append(ids)
                 positions.append(found[0])
             item_rows.append(index[text])
-            item_tokens.append(_candidate_token(tokenizer, item, option, left, right, where, name))
-        if len(set(item_tokens)) != len(item_tokens):
-            raise DataError(f"{where}: item {item.item_id}: candidates {list(item.candidates)} share a token "
-                            f"in {name}'s vocabulary")
         rows.append(item_rows)
         tokens.append(item_tokens)
         answers.append(item.candidates.index(item.answer))
-    return PreparedItems(contexts, positions, rows, tokens, answers)
+        kept.append(item.item_id)
+    if not rows:
+        raise DataError(f"{where}: every one of the {len(items)} items was dropped (e.g. {dropped[0][0]}: "
+                        f"{dropped[0][1]})")
+    return PreparedItems(contexts, positions, rows, tokens, answers, tuple(dropped), tuple(kept))
 
 
 def _candidate_token(tokenizer: Any, item: ProbeItem, option: str, left: str, right: str, where: str,
@@ -193,13 +229,41 @@ class HeadTrainer:
         if tokenizer.mask_token_id is None:
             raise ModelLoadError(f"tokenizer of {self.name} has no mask token; learning curves need a masked LM")
         self.model, self.tokenizer, self._torch = model.eval(), tokenizer, torch
-        self.head_name, self.head, self.trainable = find_head(model, self.name)
+        self.head_name, self.head, _ = find_head(model, self.name)
         for parameter in model.parameters():
             parameter.requires_grad_(False)
-        for _, parameter in self.trainable:
-            parameter.requires_grad_(True)
-        self._initial = [parameter.detach().clone() for _, parameter in self.trainable]
         self._check_head()
+        self._untie_decoder()
+        _, _, self.trainable = find_head(model, self.name)
+        self.output_names = {f"{self.head_name}.{n}" for n, _ in self.head.named_parameters()
+                             if self.head.get_submodule(n.rpartition(".")[0]) is model.get_output_embeddings()
+                             or n.rpartition(".")[2] == "bias" and "." not in n}
+        self._initial = [parameter.detach().clone() for _, parameter in self.trainable]
+        self.setup: Setup = "mlp"
+        self.use("mlp")
+
+    def _untie_decoder(self) -> None:
+        """Give the decoder its own copy of a weight tied to the input embeddings (oLMpics trains the
+        output layer; the input embeddings, and so the encoder, must stay the pre-trained ones)."""
+        torch = self._torch
+        output = self.model.get_output_embeddings()
+        if output.weight is self.model.get_input_embeddings().weight:
+            output.weight = torch.nn.Parameter(output.weight.detach().clone(), requires_grad=False)
+            if hasattr(self.model.config, "tie_word_embeddings"):
+                self.model.config.tie_word_embeddings = False  # so a later tie_weights() keeps them apart
+
+    def use(self, setup: Setup) -> None:
+        """Train the whole head (``mlp``, oLMpics' MLP_MLM) or only its output layer (``linear``)."""
+        if setup not in ("mlp", "linear"):
+            raise ModelLoadError(f"unknown head setup {setup!r}; expected mlp or linear")
+        self.setup = setup
+        for name, parameter in self.trainable:
+            parameter.requires_grad_(setup == "mlp" or name in self.output_names)
+
+    @property
+    def training(self) -> list[tuple[str, Any]]:
+        """The parameters the current setup trains."""
+        return [(n, p) for n, p in self.trainable if p.requires_grad]
 
     @property
     def device(self) -> Any:
@@ -239,6 +303,7 @@ class HeadTrainer:
         """
         torch = self._torch
         prepared = items if isinstance(items, PreparedItems) else prepare_items(self.tokenizer, items, where, self.name)
+        self.prepared = prepared
         contexts, positions = prepared.contexts, prepared.positions
         pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
         states = torch.empty((len(contexts), self.model.config.hidden_size), dtype=torch.float32, device=self.device)
@@ -292,7 +357,7 @@ class HeadTrainer:
         per_epoch = math.ceil(len(index) / options.batch_size)
         total = options.steps if options.steps is not None else options.epochs * per_epoch
         warmup = round(total * options.warmup_ratio)
-        parameters = [p for _, p in self.trainable]
+        parameters = [p for _, p in self.training]
         groups = [{"params": [p for p in parameters if p.ndim >= 2], "weight_decay": options.weight_decay},
                   {"params": [p for p in parameters if p.ndim < 2], "weight_decay": 0.0}]
         optimizer = torch.optim.AdamW([g for g in groups if g["params"]], lr=options.lr, betas=(0.9, 0.98))

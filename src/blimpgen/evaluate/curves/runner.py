@@ -14,17 +14,38 @@ from pathlib import Path
 from typing import Any
 
 from blimpgen.errors import DataError, MissingDependencyError, OptionError
-from blimpgen.evaluate.curves.head import EncodedItems, HeadTrainer, PreparedItems, TrainOptions, prepare_items
-from blimpgen.evaluate.curves.protocol import SIZES, Curve, CurveResult, Run, split_items, weights_for
-from blimpgen.evaluate.scoring.scorers.hf_masked import load_masked_lm, load_masked_lm_tokenizer
+from blimpgen.evaluate.curves.head import (
+    HeadTrainer,
+    PreparedItems,
+    TrainOptions,
+    prepare_items,
+)
+from blimpgen.evaluate.curves.protocol import (
+    SIZES,
+    Curve,
+    CurveResult,
+    Run,
+    shared_arguments,
+    split_items,
+    weights_for,
+)
+from blimpgen.evaluate.curves.qa import QATrainer
+from blimpgen.evaluate.scoring.scorers.hf_masked import (
+    load_masked_lm,
+    load_masked_lm_tokenizer,
+)
 from blimpgen.records.item import ProbeItem
 
+PROTOCOLS = ("mc-mlm", "mc-qa")
 
-def run_curve(trainer: HeadTrainer, label: str, train: EncodedItems, held_out: EncodedItems,
+
+def run_curve(trainer: Any, label: str, train: Any, held_out: Any,
               sizes: Sequence[int], seeds: Sequence[int], options: TrainOptions,
               progress: Callable[[str], None] | None = None) -> Curve:
     """One learning curve: for each N that fits and each seed, train on the first N items of a
-    seeded shuffle, then score the held-out items.
+    seeded shuffle, then score the held-out items. ``trainer`` is a :class:`HeadTrainer` (MC-MLM)
+    or a :class:`~blimpgen.evaluate.curves.qa.QATrainer` (MC-QA), ``train`` and ``held_out`` what
+    its ``encode`` made.
 
     Raises:
         DataError: when no size fits the training set.
@@ -68,11 +89,15 @@ def learning_curve(model_name_or_path: str, train_items: Sequence[ProbeItem], ev
                    steps: int | None = None, lr: float = 5e-5, batch_size: int = 16, weight_decay: float = 0.1,
                    warmup_ratio: float = 0.06, device: str | None = None, dtype: str = "float32",
                    control_train: Sequence[ProbeItem] | None = None, control_eval: Sequence[ProbeItem] | None = None,
-                   sources: dict[str, str] | None = None,
+                   controls: dict[str, tuple[Sequence[ProbeItem], Sequence[ProbeItem]]] | None = None,
+                   linear: bool = False, sources: dict[str, str] | None = None, protocol: str = "mc-mlm",
                    progress: Callable[[str], None] | None = None) -> CurveResult:
-    """The oLMpics learning curve of a masked LM's head on probe items (and on a control's).
+    """The oLMpics learning curve of a masked LM on probe items, and on each control's.
 
-    Every item set is tokenized and checked before any training, so a bad candidate fails fast.
+    ``mc-mlm`` (the default) trains the pre-trained masked-LM head only; every item set is
+    tokenized and checked before any training, and items with a candidate that is not one token
+    are dropped and counted in the notes. ``mc-qa`` fine-tunes the whole network with a new
+    question-answering head (:mod:`blimpgen.evaluate.curves.qa`): answers of any length.
 
     Args:
         model_name_or_path: hub id or local folder of an ``AutoModelForMaskedLM``.
@@ -83,15 +108,19 @@ def learning_curve(model_name_or_path: str, train_items: Sequence[ProbeItem], ev
         epochs, steps, lr, batch_size, weight_decay, warmup_ratio: see :class:`TrainOptions`.
         device: ``cpu``, ``cuda``...; default: CUDA when available.
         dtype: of the encoder passes (``float32``, ``bfloat16``, ``float16``, ``auto``); the head trains in fp32.
-        control_train, control_eval: the control's items (e.g. ``control="no_language"``), both or neither.
+        control_train, control_eval: one control's items (e.g. ``control="no_language"``), both or neither.
+        controls: control name -> (training items, held-out items), for several controls at once
+            (``no_language`` and ``perturbed_language`` give oLMpics' LANGSENSE nolang and pert).
+        linear: also run the LINEAR setup (only the head's output layer trains) on the language items.
         sources: names for messages: ``train``, ``eval``, ``control_train``, ``control_eval`` (file paths).
+        protocol: ``mc-mlm`` (head only) or ``mc-qa`` (whole network, MLP_QA; no LINEAR).
         progress: called with one line per run.
 
     Raises:
         OptionError: for bad sizes, seeds or training options, or half a control.
         ModelLoadError: for a model that cannot be loaded, has no masked-LM head, or whose
             tokenizer is missing or does not fit.
-        DataError: for bad items (naming the item) or too few training items.
+        DataError: for bad items (naming the item), or too few training items.
     """
     options = TrainOptions(epochs=epochs, steps=steps, lr=lr, batch_size=batch_size, weight_decay=weight_decay,
                            warmup_ratio=warmup_ratio)
@@ -102,39 +131,87 @@ def learning_curve(model_name_or_path: str, train_items: Sequence[ProbeItem], ev
         raise OptionError(f"seeds must be distinct integers, got {seeds}")
     if (control_train is None) != (control_eval is None):
         raise OptionError("a control needs both its training and its held-out items")
+    if protocol not in PROTOCOLS:
+        raise OptionError(f"unknown protocol {protocol!r}; expected one of: {', '.join(PROTOCOLS)}")
+    if protocol == "mc-qa" and linear:
+        raise OptionError("LINEAR (--linear) fixes the first layer of the pre-trained MLM head; MC-QA has no "
+                          "pre-trained head (oLMpics reports LINEAR for MC-MLM only)")
     weights_for(sizes)
     where = {"train": "training items", "eval": "held-out items", "control_train": "control training items",
              "control_eval": "control held-out items", **(sources or {})}
     tokenizer, max_length = load_masked_lm_tokenizer(model_name_or_path)
+    notes: list[str] = []
 
-    def prepare(items: Sequence[ProbeItem], key: str) -> PreparedItems:
-        return prepare_items(tokenizer, items, where[key], model_name_or_path, max_length)
+    def prepare(items: Sequence[ProbeItem], label: str) -> PreparedItems | Sequence[ProbeItem]:
+        if protocol == "mc-qa":  # answers of any length: nothing to drop
+            return items
+        prepared = prepare_items(tokenizer, items, label, model_name_or_path, max_length)
+        note = prepared.coverage_note(label)
+        if note:
+            notes.append(note)
+        return prepared
 
-    prepared = {"language": (prepare(train_items, "train"), prepare(eval_items, "eval"))}
-    notes = _overlap_notes("language", train_items, eval_items)
+    prepared = {"language": (prepare(train_items, where["train"]), prepare(eval_items, where["eval"]))}
+    notes += _overlap_notes("language", train_items, eval_items)
+    every = dict(controls or {})
     if control_train is not None and control_eval is not None:
         kinds = sorted({item.control for item in [*control_train, *control_eval]})
         label = kinds[0] if len(kinds) == 1 and kinds[0] != "none" else "control"
         if label != "no_language":
             notes.append(f"the control's items are marked control={', '.join(kinds)}, not no_language")
-        prepared[label] = (prepare(control_train, "control_train"), prepare(control_eval, "control_eval"))
-        notes += _overlap_notes(label, control_train, control_eval)
-    for label, (train, _) in prepared.items():
-        if len(train.answers) < min(sizes):
-            raise DataError(f"{label}: {len(train.answers)} training items, fewer than the smallest size {min(sizes)}")
-    trainer = HeadTrainer(load_masked_lm(model_name_or_path, tokenizer, dtype, device), tokenizer, model_name_or_path)
+        every[label] = (control_train, control_eval)
+    for label, (train, held) in every.items():
+        prepared[label] = (prepare(train, f"{label} {where['control_train']}"),
+                           prepare(held, f"{label} {where['control_eval']}"))
+        notes += _overlap_notes(label, train, held)
+    for label, (prepared_train, _) in prepared.items():
+        if len(prepared_train) < min(sizes):
+            raise DataError(f"{label}: {len(prepared_train)} training items, fewer than the smallest size "
+                            f"{min(sizes)}")
+    model = load_masked_lm(model_name_or_path, tokenizer, dtype, device)
+    trainer: Any = (QATrainer(model, tokenizer, model_name_or_path, max_length) if protocol == "mc-qa"
+                    else HeadTrainer(model, tokenizer, model_name_or_path))
     sets = {label: (trainer.encode(train), trainer.encode(held)) for label, (train, held) in prepared.items()}
-    curves = [run_curve(trainer, label, train, held, sizes, seeds, options, progress)
-              for label, (train, held) in sets.items()]
-    settings = {"sizes": sorted(sizes), "seeds": seeds, **options.model_dump(), "device": str(trainer.device),
-                "dtype": dtype, "head": trainer.head_name, "trained": [n for n, _ in trainer.trainable],
-                "encoder": "frozen; eval mode (no dropout); states at the blank cached"}
-    return CurveResult(model_name_or_path, settings, curves[0], curves[1] if len(curves) > 1 else None, tuple(notes))
+    curves = {label: run_curve(trainer, label, train, held, sizes, seeds, options, progress)
+              for label, (train, held) in sets.items()}
+    linear_curve = None
+    if linear:
+        trainer.use("linear")
+        linear_curve = run_curve(trainer, "language (LINEAR)", *sets["language"], sizes, seeds, options, progress)
+        trainer.use("mlp")
+    settings = {"protocol": protocol, "sizes": sorted(sizes), "seeds": seeds, **options.model_dump(),
+                "device": str(trainer.device), "dtype": dtype, "head": trainer.head_name}
+    if protocol == "mc-qa":
+        settings.update(trained="the whole network: encoder and a new MLP_QA head (seeded per run)",
+                        encoder="fine-tuned (dropout on while training); restored to the pre-trained weights "
+                                "before each run", dtype="float32")
+        notes.append("MC-QA: the zero-shot accuracy is that of an untrained head (not meaningful, as oLMpics notes)")
+    else:
+        settings.update(trained=[n for n, _ in trainer.trainable], linear_trained=list(trainer.output_names),
+                        encoder="frozen; eval mode (no dropout); states at the blank cached; decoder untied from "
+                                "the input embeddings")
+    control_curves = {label: curve for label, curve in curves.items() if label != "language"}
+    first = next(iter(control_curves.values()), None)
+    return CurveResult(model_name_or_path, settings, curves["language"], control_curves.get("no_language", first),
+                       tuple(notes), linear_curve, control_curves)
 
 
 def _overlap_notes(label: str, train: Sequence[ProbeItem], held_out: Sequence[ProbeItem]) -> list[str]:
-    shared = {item.item_id for item in train} & {item.item_id for item in held_out}
-    return [f"{label}: {len(shared)} item ids are in both the training and the held-out items"] if shared else []
+    notes = []
+    # the same item (id and text): two gen runs (a suite's train and dev splits) number their items alike
+    shared = {_content(item) for item in train} & {_content(item) for item in held_out}
+    if shared:
+        notes.append(f"{label}: {len(shared)} items (same id, context and candidates) are in both the training "
+                     "and the held-out items")
+    tuples = shared_arguments(train, held_out)
+    if tuples:
+        notes.append(f"{label}: {len(tuples)} argument tuples (e.g. {', '.join(sorted(tuples, key=str)[0])}) are in "
+                     "both the training and the held-out items")
+    return notes
+
+
+def _content(item: ProbeItem) -> tuple:
+    return (item.item_id, item.context, item.candidates, item.answer, item.reversed_context)
 
 
 def write_curve(result: CurveResult, folder: str | Path) -> list[Path]:
@@ -164,8 +241,12 @@ def run_learning_curve(model: str, train: str | Path, eval_path: str | Path | No
                        plot: str | Path | None = None, **options: Any) -> CurveResult:
     """Read item files, run :func:`learning_curve`, and write ``curve.json``/``curve.csv`` (and a plot).
 
-    Without ``eval_path`` a seeded ``eval_fraction`` of the training file is held out (the
-    control's file likewise, without ``control_eval``). Nothing is written unless the run succeeds.
+    ``train`` (and ``eval_path``) may hold controls beside their items (``gen --control ...``
+    writes them one after the other): each control's items make that control's curve. Without
+    ``eval_path`` about ``eval_fraction`` of the items is held out, whole argument tuples at a
+    time, each control item going with its item (:func:`split_items`); a separate
+    ``control_train`` file (the no-language control's, without ``control_eval``) is split the
+    same way. Nothing is written unless the run succeeds.
 
     Raises:
         DataError: for unreadable files or bad items (``file:line``).
@@ -190,6 +271,15 @@ def run_learning_curve(model: str, train: str | Path, eval_path: str | Path | No
     else:
         train_part, eval_items = split_items(train_items, eval_fraction)
     sources = {"train": str(train), "eval": str(eval_path) if eval_path else f"{train} (held-out part)"}
+    language_train, by_control = _by_control(train_part)
+    language_eval, held_by_control = _by_control(eval_items)
+    if not language_train or not language_eval:
+        raise DataError(f"{train}: no items with control none to train and hold out (only controls)")
+    controls: dict[str, tuple[Sequence[ProbeItem], Sequence[ProbeItem]]] = {}
+    for name in by_control:
+        if name not in held_by_control:
+            raise DataError(f"{eval_path or train}: the held-out items have no {name} items, the training items do")
+        controls[name] = (by_control[name], held_by_control[name])
     control_parts: tuple[list, list] | tuple[None, None] = (None, None)
     if control_train is not None:
         items = list(read_items(control_train))
@@ -197,8 +287,8 @@ def run_learning_curve(model: str, train: str | Path, eval_path: str | Path | No
                          else split_items(items, eval_fraction))
         sources.update(control_train=str(control_train),
                        control_eval=str(control_eval) if control_eval else f"{control_train} (held-out part)")
-    result = learning_curve(model, train_part, eval_items, control_train=control_parts[0],
-                            control_eval=control_parts[1], sources=sources, **options)
+    result = learning_curve(model, language_train, language_eval, control_train=control_parts[0],
+                            control_eval=control_parts[1], controls=controls, sources=sources, **options)
     if out is not None:
         write_curve(result, out)
     if plot is not None:
@@ -206,3 +296,15 @@ def run_learning_curve(model: str, train: str | Path, eval_path: str | Path | No
 
         plot_curve(result, plot)
     return result
+
+
+def _by_control(items: Sequence[ProbeItem]) -> tuple[list[ProbeItem], dict[str, list[ProbeItem]]]:
+    """(the items proper, control name -> its items)."""
+    proper: list[ProbeItem] = []
+    controls: dict[str, list[ProbeItem]] = {}
+    for item in items:
+        if item.control == "none":
+            proper.append(item)
+        else:
+            controls.setdefault(item.control, []).append(item)
+    return proper, controls

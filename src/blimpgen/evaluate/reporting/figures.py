@@ -173,7 +173,7 @@ def _by_bins(results: Sequence[Any], path: Path) -> Path:
 
 
 def plot_curve(result: CurveResult, path: str | Path) -> Path:
-    """Draw the curves (best of seeds, and mean ± std as a band) against N on a log axis, as PNG."""
+    """Draw the curves (mean over seeds, with mean ± std as a band) against N on a log axis, as PNG."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -182,13 +182,13 @@ def plot_curve(result: CurveResult, path: str | Path) -> Path:
     from blimpgen._io import atomic_writer
 
     figure, axis = plt.subplots(figsize=(6.5, 4))
-    for curve, style in zip(result.curves(), ["-", "--"]):
+    for curve, style in zip(result.curves(), ["-", "-.", "--", ":", "--", ":"]):
         points = curve.points()
         sizes = [p["size"] for p in points]
         means = [p["mean"] for p in points]
         spread = [p["std"] for p in points]
         summary = curve.summary()
-        line, = axis.plot(sizes, [p["max"] for p in points], style, marker="o",
+        line, = axis.plot(sizes, means, style, marker="o",
                           label=f"{curve.label} (WS {summary['ws']:.2f}, MAX {summary['max']:.2f})")
         axis.fill_between(sizes, [m - s for m, s in zip(means, spread)], [m + s for m, s in zip(means, spread)],
                           color=line.get_color(), alpha=0.15, linewidth=0)
@@ -199,7 +199,7 @@ def plot_curve(result: CurveResult, path: str | Path) -> Path:
     axis.minorticks_off()
     axis.set_ylim(0, 1.02)
     axis.set_xlabel("training items N")
-    axis.set_ylabel("held-out accuracy (best of seeds; band: mean ± std)")
+    axis.set_ylabel("held-out accuracy (mean of seeds; band: ± std)")
     axis.set_title(f"{Path(result.model).name}: head-only learning curve", fontsize=10)
     axis.legend(fontsize=8)
     path = Path(path)

@@ -1,10 +1,16 @@
 """What a chunk of probe items asks the scorer, and asking it.
 
-Each item is planned into blank queries (one per distinct context: an item with per-option
-``contexts`` asks one per context) and, for the sentence method, one sentence query per
-candidate; a contrast's answer context also asks for the top tokens, with the expected words
-that are single tokens. Every item of a chunk is planned (and checked by the scorer:
-``check_blank``) before anything is scored, and an error names the item and its ``file:line``.
+Each item is planned into blank queries, one per distinct context, each asking for the words
+scored there (:meth:`ProbeItem.cells`: the candidates for multiple choice by the blank method,
+and every cell sensitivity compares: good and bad, the foils, a role item's target in both
+contexts), and, for the sentence method or a question, one sentence query per candidate. A
+contrast's answer context also asks for the top tokens, with the expected words that are single
+tokens.
+
+Every item of a chunk is planned (and checked by the scorer: ``check_blank``) before anything
+is scored. An item with a word the scorer cannot score in the blank (for a masked LM: not one
+token of its vocabulary) is **dropped**, with the reason, and counted (Ettinger filters items
+the same way; the summary reports each suite's coverage); it asks nothing.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from dataclasses import dataclass, field
 from blimpgen.errors import BlimpgenError, DataError
 from blimpgen.evaluate.scoring.base import BlankQuery, BlankScores, Query, QueryError, Scorer
 from blimpgen.records.item import ProbeItem
+from blimpgen.records.item_types import BLANK, Cell
 
 
 @dataclass
@@ -23,10 +30,12 @@ class ItemPlan:
 
     item: ProbeItem
     where: str                          # the item's file:line, for messages
-    blanks: dict[str, tuple[int, int]] = field(default_factory=dict)  # candidate -> (blank query, option index)
+    method: str = "blank"               # how its multiple choice is scored: blank or sentence
+    cells: dict[Cell, tuple[int, int]] = field(default_factory=dict)  # cell -> (blank query, option index)
     sentences: list[int] = field(default_factory=list)  # per candidate: its sentence query (sentence method)
     top: tuple[int, tuple[str, ...]] | None = None  # (blank query, single-token expected words)
     top_status: str | None = None       # scored, no_expected, multi_token, no_top_k; None: no top-k
+    dropped: str | None = None          # why the item is not scored (a word the scorer cannot score)
 
     def error(self, problem: str, what: str) -> DataError:
         """A located error about this item."""
@@ -54,29 +63,30 @@ class ChunkScores:
 
 
 def plan_chunk(scorer: Scorer, items: Sequence[tuple[ProbeItem, object]], method: str) -> ChunkPlan:
-    """Plan every item of a chunk.
-
-    Raises:
-        DataError: naming the item, for an option the scorer cannot score in the blank (a masked
-            LM: not one token).
-    """
+    """Plan every item of a chunk; an item the scorer cannot score in the blank is dropped."""
     plan = ChunkPlan([], [], [])
     for item, where in items:
         plan.items.append(_plan_item(item, str(where), scorer, method, plan.blank_queries, plan.sentences))
     return plan
 
 
+def _split(context: str) -> tuple[str, str]:
+    left, _, right = context.partition(BLANK)
+    return left, right
+
+
 def _plan_item(item: ProbeItem, where: str, scorer: Scorer, method: str, blank_queries: list[BlankQuery],
                sentences: list[Query]) -> ItemPlan:
-    plan = ItemPlan(item, where)
-    if method == "sentence":
-        plan.sentences = list(range(len(sentences), len(sentences) + len(item.candidates)))
-        sentences.extend(Query("", item.filled(option)) for option in item.candidates)
+    plan = ItemPlan(item, where, method if item.has_blank else "sentence")
+    wanted: list[Cell] = []
+    if plan.method == "blank" and item.is_multiple_choice:
+        wanted += item.cells()
+    for better, worse in item.comparisons():
+        wanted += [better, worse]
     by_context: dict[tuple[str, str], list[str]] = {}
-    if method == "blank" or item.is_contrast:
-        for option in item.candidates:
-            by_context.setdefault(item.split(option), []).append(option)
-    answer_context = item.split(item.answer)
+    for text, word in dict.fromkeys(wanted):
+        by_context.setdefault(_split(text), []).append(word)
+    answer_context = _split(item.context)
     single: tuple[str, ...] = ()
     if item.is_contrast:
         plan.top_status = "no_expected"
@@ -89,10 +99,16 @@ def _plan_item(item: ProbeItem, where: str, scorer: Scorer, method: str, blank_q
     for context, options in by_context.items():
         try:
             scorer.check_blank(BlankQuery(*context, tuple(options)))
-        except BlimpgenError as exc:
-            raise DataError(f"{where}: item {item.item_id!r}: {exc}") from None
+        except BlimpgenError as exc:  # a word this scorer cannot score in the blank: drop the item
+            plan.dropped = str(exc)
+            plan.top_status = None
+            return plan
+    if plan.method == "sentence" and item.is_multiple_choice:
+        plan.sentences = list(range(len(sentences), len(sentences) + len(item.candidates)))
+        sentences.extend(Query("", item.filled(option)) for option in item.candidates)
+    for context, options in by_context.items():
         for k, option in enumerate(options):
-            plan.blanks[option] = (len(blank_queries), k)
+            plan.cells[(context[0] + BLANK + context[1], option)] = (len(blank_queries), k)
         asked = tuple(options)
         if single and context == answer_context:
             plan.top = (len(blank_queries), single)
@@ -112,7 +128,7 @@ def score_chunk(scorer: Scorer, plan: ChunkPlan, top_k: int) -> ChunkScores:
     """
     with_top = {item.top[0] for item in plan.items if item.top is not None}
     blanks: list[BlankScores] = [BlankScores(())] * len(plan.blank_queries)
-    owner = {i: item for item in plan.items for i, _ in item.blanks.values()}
+    owner = {i: item for item in plan.items for i, _ in item.cells.values()}
     owner.update({item.top[0]: item for item in plan.items if item.top is not None})
     for wanted, k in ((False, 0), (True, top_k)):
         asked = [i for i in range(len(plan.blank_queries)) if (i in with_top) == wanted]

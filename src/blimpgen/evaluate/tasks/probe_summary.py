@@ -3,19 +3,25 @@
 Every level maps each metric name (``mc_accuracy``, ``top1``..., ``sensitivity``,
 ``sensitivity@0.01``) to a row with ``accuracy`` (the share of judged items that pass; None
 when none was judged), its interval, ``n_items`` judged and ``not_applicable``; a metric no
-item has is left out. Suites are ordered by UID, each followed by its controls
-(``UID[control]``), and a suite lists its controls under ``controls``. Phenomena and overall
-are means over the suites proper (:mod:`blimpgen.evaluate.metrics`): controls are baselines for
-their suite and are never averaged in.
+item has is left out. A suite also says how many of its items were ``dropped`` (a word the
+model cannot score in the blank) and its ``coverage`` (the share scored). A control whose
+items have replicates (Ettinger's shuffles) reports each metric as the mean over replicates,
+with their number and standard deviation (``replicates``, ``sd``). Suites are ordered by UID,
+each followed by its controls (``UID[control]``), and a suite lists its controls under
+``controls``. Phenomena and overall are means over the suites proper
+(:mod:`blimpgen.evaluate.metrics`): controls are baselines for their suite and are never
+averaged in.
 """
 
 from __future__ import annotations
 
+import statistics
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from blimpgen.errors import DataError
 from blimpgen.evaluate.metrics import mean_interval, wilson_interval
 from blimpgen.evaluate.rows import column, to_json
 from blimpgen.evaluate.tasks.base import model_label
@@ -34,6 +40,8 @@ class Proportion:
     accuracy: float | None
     ci_low: float | None
     ci_high: float | None
+    replicates: int | None = column(default=None, omit_none=True)
+    sd: float | None = column(default=None, omit_none=True)
 
 
 @dataclass(frozen=True)
@@ -67,6 +75,8 @@ class SuiteRow:
     phenomenon: str
     field: str
     n_items: int
+    dropped: int
+    coverage: float
     metrics: dict[str, Proportion] = column(flatten=True)
     groups: dict[str, GroupRow] | None = column(default=None, omit_none=True)
     controls: list[str] | None = column(default=None, omit_none=True)
@@ -100,6 +110,10 @@ class ProbeCsvRow:
     ci_low: float | None
     ci_high: float | None
     item_accuracy: float | None
+    replicates: int | None
+    sd: float | None
+    dropped: int | None
+    coverage: float | None
     model: str | None
     scorer: str | None
     probe_method: str | None
@@ -109,6 +123,8 @@ class ProbeCsvRow:
 def _cell(row: Proportion | MeanProportion | None) -> str:
     if row is None or row.accuracy is None:
         return "-"
+    if isinstance(row, Proportion) and row.sd is not None:  # replicated shuffles: mean ± SD
+        return f"{100 * row.accuracy:.1f}±{100 * row.sd:.1f}"
     return f"{100 * row.accuracy:.1f}"
 
 
@@ -134,7 +150,7 @@ class ProbeSummary:
         out: list[ProbeCsvRow] = []
 
         def rows(level: str, name: str, table: Mapping[str, Any], n_suites: int | None = None,
-                 **where: Any) -> None:
+                 coverage: tuple[int | None, float | None] = (None, None), **where: Any) -> None:
             for metric in self.metrics:
                 if metric in table:
                     row = table[metric]
@@ -143,7 +159,9 @@ class ProbeSummary:
                     out.append(ProbeCsvRow(level, name, metric=metric, n_suites=getattr(row, "n_suites", n_suites),
                                            n_items=row.n_items, not_applicable=row.not_applicable,
                                            accuracy=row.accuracy, ci_low=row.ci_low, ci_high=row.ci_high,
-                                           item_accuracy=getattr(row, "item_accuracy", None), **place, **stamp))
+                                           item_accuracy=getattr(row, "item_accuracy", None),
+                                           replicates=getattr(row, "replicates", None), sd=getattr(row, "sd", None),
+                                           dropped=coverage[0], coverage=coverage[1], **place, **stamp))
 
         rows("overall", "overall", self.overall.metrics)
         for name, table in self.phenomena.items():
@@ -151,7 +169,8 @@ class ProbeSummary:
         for name, suite in self.suites.items():
             where: dict[str, Any] = {"suite": suite.UID, "control": suite.control, "phenomenon": suite.phenomenon,
                                      "field": suite.field}
-            rows("suite" if suite.control == "none" else "control", name, suite.metrics, n_suites=1, **where)
+            rows("suite" if suite.control == "none" else "control", name, suite.metrics, n_suites=1,
+                 coverage=(suite.dropped, suite.coverage), **where)
             for group, group_row in (suite.groups or {}).items():
                 rows("group", f"{name}/{group}", group_row.metrics, group=group, **where)
         return out
@@ -189,6 +208,11 @@ class ProbeSummary:
         if missing:
             lines.append("not applicable (no expected word is one token, or the scorer gives no top tokens): "
                          + ", ".join(f"{m} {n} items" for m, n in missing.items()))
+        dropped = {name: suite for name, suite in self.suites.items() if suite.dropped}
+        if dropped:
+            lines.append("dropped (a word the model cannot score in the blank, e.g. not one token): "
+                         + ", ".join(f"{name} {suite.dropped} of {suite.n_items} (coverage {100 * suite.coverage:.1f}%)"
+                                     for name, suite in dropped.items()))
         if controls:
             kinds = sorted({suite.control for suite in controls.values()})
             lines.append(f"controls ({', '.join(kinds)}; {len(controls)} in all) are not in the phenomenon or overall "
@@ -205,6 +229,9 @@ def summarize_probes(rows: Sequence[Any], metrics: Mapping[str, Callable[[Any], 
             ``control``, ``group``, ``phenomenon``, ``field``, ``top_k_status``).
         metrics: metric name -> the item's 1.0 / 0.0 / None (not judged) outcome for it.
     """
+    if rows and all(row.dropped is not None for row in rows):
+        raise DataError(f"no item could be scored: every one of the {len(rows)} items was dropped "
+                        f"(e.g. {rows[0].item_id}: {rows[0].dropped})")
     by_suite: dict[str, list[Any]] = defaultdict(list)
     for row in rows:
         by_suite[row.suite].append(row)
@@ -225,8 +252,10 @@ def summarize_probes(rows: Sequence[Any], metrics: Mapping[str, Callable[[Any], 
         if set(groups) != {""}:
             group_rows = {group: GroupRow(len(rows_), _metric_rows(rows_, metrics))
                           for group, rows_ in sorted(groups.items())}
-        suites[name] = SuiteRow(first.UID, first.control, first.phenomenon, first.field, len(members),
-                                _metric_rows(members, metrics), group_rows, controls.get(name))
+        dropped = sum(1 for row in members if row.dropped is not None)
+        suites[name] = SuiteRow(first.UID, first.control, first.phenomenon, first.field, len(members), dropped,
+                                (len(members) - dropped) / len(members), _metric_rows(members, metrics), group_rows,
+                                controls.get(name))
     proper = [name for name, suite in suites.items() if suite.control == "none"]
     by_phenomenon: dict[str, list[str]] = defaultdict(list)
     for name in proper:
@@ -246,12 +275,28 @@ def summarize_probes(rows: Sequence[Any], metrics: Mapping[str, Callable[[Any], 
 
 def _metric_rows(rows: Sequence[Any], metrics: Mapping[str, Callable[[Any], float | None]]) -> dict[str, Proportion]:
     out = {}
+    replicated = any(getattr(r, "replicate", None) is not None for r in rows)
     for metric, outcome in metrics.items():
         values = [value for value in map(outcome, rows) if value is not None]
         missing = sum(1 for r in rows if metric.startswith("top") and r.top_k_status in NOT_APPLICABLE)
         if values or missing:
-            out[metric] = _proportion(values, missing)
+            out[metric] = _replicated(rows, outcome, missing) if replicated and values else _proportion(values, missing)
     return out
+
+
+def _replicated(rows: Sequence[Any], outcome: Callable[[Any], float | None], missing: int) -> Proportion:
+    """A metric over replicates (several shuffles of each item): the mean of the replicates'
+    accuracies, their number and standard deviation (Ettinger's mean +- SD over 100 shuffles)."""
+    by_replicate: dict[Any, list[float]] = defaultdict(list)
+    for row in rows:
+        value = outcome(row)
+        if value is not None:
+            by_replicate[row.replicate].append(value)
+    accuracies = [sum(v) / len(v) for _, v in sorted(by_replicate.items(), key=lambda kv: (kv[0] is None, kv[0]))]
+    pooled = _proportion([v for values in by_replicate.values() for v in values], missing)
+    sd = statistics.stdev(accuracies) if len(accuracies) > 1 else 0.0
+    return Proportion(pooled.n_items, missing, pooled.correct, statistics.fmean(accuracies), pooled.ci_low,
+                      pooled.ci_high, len(accuracies), sd)
 
 
 def _proportion(values: list[float], not_applicable: int) -> Proportion:

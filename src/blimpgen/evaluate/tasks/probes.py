@@ -1,29 +1,40 @@
-"""Cloze probes: multiple-choice accuracy, top-k accuracy and sensitivity, per item.
+"""Probe items: multiple-choice accuracy, top-k accuracy and sensitivity, per item.
 
-Every item gets (see :class:`~blimpgen.records.item.ProbeItem`):
+Every item type (:mod:`blimpgen.records.item_types`) gets what applies to it:
 
-* **multiple-choice accuracy** (oLMpics' zero-shot setting), by ``probe_method``:
-  ``blank`` restricts the distribution at the blank to the K candidates (a log-softmax of
-  their blank log-probabilities, each candidate in its own context when the item has
-  ``contexts``); ``sentence`` scores the whole sentence with each candidate (summed
-  log-probability). The best candidate wins; a tie between the answer and the best other
-  candidate counts per the tie policy, as for pairs. Default: ``blank`` for masked LMs
-  (:attr:`Scorer.default_probe_method`), ``sentence`` for every other scorer.
+* **multiple-choice accuracy** (oLMpics' zero-shot setting; every type but role reversals), by
+  ``probe_method``: ``blank`` restricts the distribution at the blank to the K candidates (a
+  log-softmax of their blank log-probabilities, each candidate in its own context when the item
+  has ``contexts``); ``sentence`` scores the whole sentence with each candidate (summed
+  log-probability). Questions (MC-QA items, which have no blank) are always scored by sentence:
+  the question followed by each answer. The best candidate wins; a tie between the answer and
+  the best other candidate counts per the tie policy, as for pairs. Default: ``blank`` for
+  masked LMs (:attr:`Scorer.default_probe_method`), ``sentence`` for every other scorer.
 
-Cloze contrasts (Ettinger 2020) also get:
+Contrasts, foils and role reversals (Ettinger 2020) also get:
 
 * **top-k accuracy** (k = 1 and 5 by default): whether an expected completion is among the
-  k most probable tokens at the blank, in the answer's context. Expected words that are not
-  one token of the model cannot be a top token and are left out; an item none of whose
-  expected words is one token, or scored by a scorer with no token distribution, is *not
-  applicable* and counted as such. Items with no expected completions have no top-k.
-* **sensitivity**: P(good) > P(bad) at the blank (ties per the tie policy), and the margin
-  version P(good) - P(bad) >= 0.01, with probabilities normalised over the full vocabulary.
+  k most probable tokens at the blank of ``context`` (the answer's; a role item's plausible
+  order), one judgement per item, that is per context. Expected words that are not one token
+  of the model cannot be a top token and are left out; an item none of whose expected words is
+  one token, or scored by a scorer with no token distribution, is *not applicable* and counted
+  as such. Items with no expected completions have no top-k.
+* **sensitivity**, exactly as Ettinger defines it for each diagnostic: the better cell of every
+  comparison (:meth:`ProbeItem.comparisons`) gets the higher probability: P(good) > P(bad)
+  (NEG-136), P(expected) above *both* foils (CPRAG-102), P(target | plausible order) >
+  P(target | reversed order) (ROLE-88); ties per the tie policy. ``sensitivity@0.01``: every
+  difference in probability (normalised over the full vocabulary at the blank) is greater than
+  the margin.
+
+An item with a word the scorer cannot score in the blank (a masked LM: not one token) is
+dropped, not an error: its row says why, it is judged on nothing, and each suite reports how
+many items were scored (``coverage``).
 
 Items are reported per suite (a UID, with the control appended when it is not ``none``:
 ``neg_simp[shuffled]``) and per group within a suite (:mod:`.probe_summary`). Controls
 (:mod:`blimpgen.generators.controls`) are baselines for the suite they are derived from, not
-more suites: each is its own row right after its suite, never in a mean.
+more suites: each is its own row right after its suite, never in a mean. A control with
+replicates (several shuffles per item) is reported as the mean over replicates with its SD.
 """
 
 from __future__ import annotations
@@ -88,23 +99,29 @@ class ItemScore:
     answer: str
     logprobs: list[float]
     probabilities: list[float]
-    predicted: str
-    correct: float
+    predicted: str | None
+    correct: float | None
     tie: bool
     contexts: dict[str, str] | None = column(omit_none=True)
     top_k: dict[str, float | None] = column(flatten=True)           # top1, top5 ...: None when not judged
     sensitive: float | None = column()
     sensitive_margin: float | None = column()
-    good: str | None = column(omit_none=True)                       # contrasts only, from here
+    good: str | None = column(omit_none=True)                       # contrast types only, from here
     bad: str | None = column(omit_none=True)
+    foils: list[str] | None = column(omit_none=True)
+    reversed_context: str | None = column(omit_none=True)
     logprob_good: float | None = column(omit_none=True)
-    logprob_bad: float | None = column(omit_none=True)
+    logprob_bad: float | None = column(omit_none=True)              # the reversed context's for a role item
+    logprob_foils: list[float] | None = column(omit_none=True)
     prob_good: float | None = column(omit_none=True)
     prob_bad: float | None = column(omit_none=True)
+    prob_foils: list[float] | None = column(omit_none=True)
     expected: list[str] | None = column(omit_none=True)
     top_k_status: str | None = column(omit_none=True)
     top: list[str] | None = column(omit_none=True)                  # when the scorer ranks the vocabulary
     expected_ranks: dict[str, int | None] | None = column(omit_none=True)
+    replicate: int | None = column(omit_none=True)
+    dropped: str | None = column(omit_none=True)                    # why the item was not scored
     model: str | None = column()
     scorer: str = column()
     probe_method: str = column()
@@ -171,7 +188,7 @@ class ProbeTask(EvalTask[ChunkPlan]):
             raise OptionError(f"scorer {scorer.name!r} defaults to an unknown probe method {method!r}")
         self.method: str = method
         self.stamp = {"model": model_label(scorer.options()), "scorer": scorer_id(scorer),
-                      "probe_method": self.method, "tie_policy": self.options.tie}
+                      "tie_policy": self.options.tie}
 
     def plan(self, scorer: Scorer, chunk: Sequence[Located]) -> ChunkPlan:
         """Every item's blank and sentence queries (:func:`~.probe_plan.plan_chunk`).
@@ -192,44 +209,61 @@ class ProbeTask(EvalTask[ChunkPlan]):
 
     def _row(self, plan: ItemPlan, chunk: ChunkPlan, scored: ChunkScores) -> ItemScore:
         item, options = plan.item, self.options
+        top_k: dict[str, float | None] = {f"top{k}": None for k in sorted(set(options.top_k))}
+        fields: dict[str, Any] = dict.fromkeys(("good", "bad", "foils", "reversed_context", "logprob_good",
+                                                "logprob_bad", "logprob_foils", "prob_good", "prob_bad", "prob_foils",
+                                                "expected", "top_k_status", "top", "expected_ranks"))
+        common = dict(item_id=item.item_id, UID=item.UID, suite=suite_name(item), control=item.control,
+                      group=item.group, phenomenon=item.linguistics_term or item.UID, field=item.field,
+                      item_type=item.item_type, context=item.context, candidates=list(item.candidates),
+                      answer=item.answer, contexts=dict(item.contexts) if item.contexts is not None else None,
+                      replicate=item.replicate, **self.stamp, probe_method=plan.method)
+        if plan.dropped is not None:
+            return ItemScore(logprobs=[], probabilities=[], predicted=None, correct=None, tie=False, top_k=top_k,
+                             sensitive=None, sensitive_margin=None, dropped=plan.dropped, **fields, **common)
 
-        def blank_logprob(option: str) -> float:
-            query, k = plan.blanks[option]
+        def cell_logprob(cell: tuple[str, str]) -> float:
+            query, k = plan.cells[cell]
             return scored.blanks[query].logprobs[k]
 
-        if self.method == "sentence":
-            scores = [scored.sentences[i] for i in plan.sentences]
-        else:
-            scores = [blank_logprob(option) for option in item.candidates]
-        answer = item.candidates.index(item.answer)
-        best_other = max(s for i, s in enumerate(scores) if i != answer)
-        top_k: dict[str, float | None] = {f"top{k}": None for k in sorted(set(options.top_k))}
-        contrast: dict[str, Any] = dict.fromkeys(("good", "bad", "logprob_good", "logprob_bad", "prob_good",
-                                                  "prob_bad", "expected", "top_k_status", "top", "expected_ranks"))
+        scores: list[float] = []
+        predicted, correct, tie = None, None, False
+        if item.is_multiple_choice:
+            if plan.method == "sentence":
+                scores = [scored.sentences[i] for i in plan.sentences]
+            else:
+                scores = [cell_logprob((item.context_for(option), option)) for option in item.candidates]
+            answer = item.candidates.index(item.answer)
+            best_other = max(s for i, s in enumerate(scores) if i != answer)
+            predicted = item.candidates[scores.index(max(scores))]
+            correct, tie = judge(scores[answer], best_other, options.tie), scores[answer] == best_other
         sensitive = sensitive_margin = None
-        if item.is_contrast:
-            good, bad = blank_logprob(item.good or ""), blank_logprob(item.bad or "")
-            sensitive = judge(good, bad, options.tie)
-            sensitive_margin = float(math.exp(good) - math.exp(bad) >= options.margin)
-            contrast.update(good=item.good, bad=item.bad, logprob_good=good, logprob_bad=bad, prob_good=math.exp(good),
-                            prob_bad=math.exp(bad), expected=list(item.expected), top_k_status=plan.top_status)
+        comparisons = item.comparisons()
+        if comparisons:
+            pairs = [(cell_logprob(better), cell_logprob(worse)) for better, worse in comparisons]
+            sensitive = min(judge(b, w, options.tie) for b, w in pairs)
+            sensitive_margin = float(all(math.exp(b) - math.exp(w) > options.margin for b, w in pairs))
+            good = pairs[0][0]
+            fields.update(good=item.good, logprob_good=good, prob_good=math.exp(good), expected=list(item.expected),
+                          top_k_status=plan.top_status)
+            if item.foils:
+                fields.update(foils=list(item.foils), logprob_foils=[w for _, w in pairs],
+                              prob_foils=[math.exp(w) for _, w in pairs])
+            else:
+                fields.update(bad=item.bad, logprob_bad=pairs[0][1], prob_bad=math.exp(pairs[0][1]),
+                              reversed_context=item.reversed_context)
             if plan.top is not None:
                 asked_scores, asked = scored.blanks[plan.top[0]], chunk.blank_queries[plan.top[0]].options
                 ranks = {w: asked_scores.ranks[asked.index(w)] for w in plan.top[1]} if asked_scores.ranks else {}
                 if not ranks or all(r is None for r in ranks.values()):
-                    contrast["top_k_status"] = "no_top_k"
+                    fields["top_k_status"] = "no_top_k"
                 else:
-                    contrast.update(top=list(asked_scores.top), expected_ranks=ranks)
+                    fields.update(top=list(asked_scores.top), expected_ranks=ranks)
                     top_k = {f"top{k}": float(any(r is not None and r <= k for r in ranks.values()))
                              for k in sorted(set(options.top_k))}
-        return ItemScore(
-            item_id=item.item_id, UID=item.UID, suite=suite_name(item), control=item.control, group=item.group,
-            phenomenon=item.linguistics_term or item.UID, field=item.field, item_type=item.item_type,
-            context=item.context, candidates=list(item.candidates), answer=item.answer, logprobs=scores,
-            probabilities=_softmax(scores), predicted=item.candidates[scores.index(max(scores))],
-            correct=judge(scores[answer], best_other, options.tie), tie=scores[answer] == best_other,
-            contexts=dict(item.contexts) if item.contexts is not None else None, top_k=top_k, sensitive=sensitive,
-            sensitive_margin=sensitive_margin, **contrast, **self.stamp)
+        return ItemScore(logprobs=scores, probabilities=_softmax(scores) if scores else [], predicted=predicted,
+                         correct=correct, tie=tie, top_k=top_k, sensitive=sensitive, sensitive_margin=sensitive_margin,
+                         dropped=None, **fields, **common)
 
     def metrics(self) -> dict[str, Callable[[ItemScore], float | None]]:
         """Metric name -> an item's outcome for it (None: not judged)."""

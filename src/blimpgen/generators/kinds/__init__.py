@@ -21,5 +21,6 @@ slot_kinds.register("args.v1", "blimpgen.generators.kinds.clauses:ArgsKind")
 slot_kinds.register("verb_group.v1", "blimpgen.generators.kinds.verbs:VerbGroupKind")
 slot_kinds.register("number.v1", "blimpgen.generators.kinds.numbers:NumberKind")
 slot_kinds.register("clause.v1", "blimpgen.generators.kinds.clauses:ClauseKind")
+slot_kinds.register("fact.v1", "blimpgen.generators.kinds.facts:FactKind")
 
 __all__ = ["slot_kinds"]
