@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.hostile import cases_files
+from tests.hostile import cases_files, cases_spec
 from tests.hostile.corpus import Case, materialise, outcome_problems
 from tests.hostile.prerequisites import Prerequisites
 
-CASES: list[Case] = [*cases_files.CASES]
+CASES: list[Case] = [*cases_files.CASES, *cases_spec.SPEC_CASES]
 
 
 @pytest.fixture(scope="session")
