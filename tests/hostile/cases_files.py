@@ -87,7 +87,7 @@ LOADED = [
     ("spec_slot_without_kind.yaml", ":9: slots: slot 'dem' must be a mapping with a 'kind' (e.g. kind: word)"),
     ("spec_slots_list.yaml", ":9: slots: Input should be a valid dictionary"),
     ("spec_template_attr_filter.yaml", ":14: good: the attr filter is not allowed in templates; write slot.part"),
-    ("spec_template_control_char.yaml", ":14: good: control character '\\x07' in template"),
+    ("spec_template_control_char.yaml", ":14: good: control character U+0007 in template"),
     ("spec_template_dunder.yaml", ":14: good: attribute '__class__' is not allowed in templates"),
     ("spec_template_global_function.yaml",
      ":14: good: 'lipsum' is not available in templates (only the slots dem, noun, subj, verb are)"),

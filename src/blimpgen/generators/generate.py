@@ -47,6 +47,7 @@ class Attempts:
     def __init__(self, n: int) -> None:
         self.budget = max(MIN_ATTEMPTS, ATTEMPTS_PER_PAIR * n)
         self.failures: Counter = Counter()
+        self.places: Counter = Counter()  # key path in the spec -> failures there
         self.count = self.in_a_row = 0
 
     def another(self) -> bool:
@@ -56,10 +57,15 @@ class Attempts:
         self.count += 1
         return True
 
-    def fail(self, reason: str) -> None:
-        """Count a failed attempt and why."""
+    def fail(self, reason: str, place: tuple = ("slots",)) -> None:
+        """Count a failed attempt, why, and where in the spec (a slot's or template's key path)."""
         self.failures[reason] += 1
+        self.places[place] += 1
         self.in_a_row += 1
+
+    def place(self) -> tuple:
+        """Where most attempts failed (the spec's ``slots`` when none did)."""
+        return self.places.most_common(1)[0][0] if self.places else ("slots",)
 
     def succeed(self) -> None:
         """End a streak of failures."""
@@ -73,12 +79,12 @@ class Attempts:
         """Sample and render once; on a dead end count why and return None."""
         bindings = source.sample(rng)
         if isinstance(bindings, DeadEnd):
-            self.fail(f"slot '{bindings.where}' had no candidate")
+            self.fail(f"slot '{bindings.where}' had no candidate", source.slot_path(bindings))
             return None
         try:
             return bindings, source.render(bindings)
         except RenderDeadEnd as exc:
-            self.fail(f"template could not render ({exc})")
+            self.fail(f"template could not render ({exc})", source.template_path(bindings))
             return None
 
 
@@ -100,7 +106,7 @@ def generate_records(source: Source, n: int, seed: int = 0) -> Iterator[tuple[Re
     made = 0
     while made < n:
         if not attempts.another():
-            raise GenerationError(source.shortfall(n, made, attempts), source.loaded.file)
+            raise GenerationError.relocated(source.loaded.error(attempts.place(), source.shortfall(n, made, attempts)))
         drawn = attempts.draw(source, rng)
         if drawn is None:
             continue
