@@ -1,4 +1,8 @@
-"""Files written whole or not at all, and finding data files.
+"""Files read safely, files written whole or not at all, and finding data files.
+
+:func:`read_text` reads a regular file as UTF-8 text, or raises the caller's error class naming
+the file and what is wrong (missing, a folder, a FIFO or device, too big, not UTF-8): it never
+blocks on a FIFO and never prints a traceback for a bad file.
 
 :func:`atomic_writer` writes one file to a temporary sibling and renames it into place only
 when every byte is written; :func:`atomic_directory` does the same for a folder of files
@@ -10,14 +14,98 @@ argument names. Every layer writes through these; nothing here knows what is wri
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO
 
-from blimpgen.errors import DataError, OptionError
+from blimpgen.errors import DataError, LocatedError, OptionError
+
+_KINDS = {stat.S_IFLNK: "a symbolic link", stat.S_IFIFO: "a FIFO", stat.S_IFSOCK: "a socket",
+          stat.S_IFBLK: "a block device", stat.S_IFCHR: "a character device", stat.S_IFDIR: "a folder"}
+
+
+# ----------------------------------------------------------------------------- reading
+
+
+def read_text(path: Path | str, display: str | None = None, *, error: type[LocatedError] = DataError,
+              max_bytes: int | None = None, what: str = "a file", encoding: str = "utf-8") -> str:
+    """The text of a regular file.
+
+    Args:
+        path: the file.
+        display: its name in messages (default: ``path`` as given).
+        error: the error class to raise (``SpecError`` for a spec, ``DataError`` for data...).
+        max_bytes: refuse files larger than this.
+        what: what the file is, for the size message (``a spec file``).
+        encoding: ``utf-8``, or ``utf-8-sig`` to drop a byte-order mark.
+
+    Raises:
+        LocatedError: (of class ``error``) ``file: cannot read file: why``.
+    """
+    name = display or str(path)
+    with open_regular(path, name, error) as handle:
+        size = os.fstat(handle.fileno()).st_size
+        if max_bytes is not None and size > max_bytes:
+            raise error(f"cannot read file: it is {_size(size)}; {what} is at most {_size(max_bytes)}", name)
+        data = handle.read() if max_bytes is None else handle.read(max_bytes + 1)
+    if max_bytes is not None and len(data) > max_bytes:
+        raise error(f"cannot read file: it is larger than {_size(max_bytes)}; {what} is at most "
+                    f"{_size(max_bytes)}", name)
+    return decode(data, name, error, encoding)
+
+
+def decode(data: bytes, name: str, error: type[LocatedError] = DataError, encoding: str = "utf-8",
+           line: int = 0) -> str:
+    """Bytes as UTF-8 text, or ``error`` saying where the first bad byte is."""
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise error(f"cannot read file: not UTF-8 text (byte 0x{data[exc.start]:02x} at position {exc.start})",
+                    name, line) from None
+
+
+@contextlib.contextmanager
+def open_regular(path: Path | str, display: str | None = None,
+                 error: type[LocatedError] = DataError) -> Iterator[IO[bytes]]:
+    """Open a regular file for reading in binary mode; anything else is ``error`` (never blocks on a FIFO)."""
+    name = display or str(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise error(f"cannot read file: {_read_problem(Path(path), exc)}", name) from None
+    handle = os.fdopen(fd, "rb")
+    with handle:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise error(f"cannot read file: not a regular file ({_KINDS.get(stat.S_IFMT(mode), 'a special file')})",
+                        name)
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        yield handle
+
+
+def _read_problem(path: Path, exc: OSError) -> str:
+    if exc.errno == errno.ENOENT:
+        return "a dangling symbolic link" if path.is_symlink() else "no such file"
+    if exc.errno == errno.EISDIR:
+        return "it is a folder, not a file"
+    if exc.errno == errno.ELOOP:
+        return "a loop of symbolic links"
+    return exc.strerror or str(exc)
+
+
+def _size(count: int) -> str:
+    return f"{count / 1_000_000:.3g} MB" if count >= 100_000 else f"{count:,} bytes"
+
+
+
+# ----------------------------------------------------------------------------- writing
+
 
 
 @contextlib.contextmanager

@@ -19,6 +19,7 @@ from typing import Any
 
 import yaml
 
+from blimpgen._io import read_text
 from blimpgen.errors import SpecError
 
 KeyPath = tuple[str | int, ...]
@@ -106,13 +107,8 @@ def load_yaml(path: Path | str, display: str | None = None) -> tuple[Any, LineTa
     Raises:
         SpecError: when the file cannot be read or parsed.
     """
-    path = Path(path)
     name = display or str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SpecError(f"cannot read file: {exc.__class__.__name__}: {exc}", name) from None
-    return load_yaml_text(text, name)
+    return load_yaml_text(read_text(path, name, error=SpecError), name)
 
 
 def _walk(node: yaml.Node, path: KeyPath, table: LineTable, seen_nodes: set[int]) -> None:

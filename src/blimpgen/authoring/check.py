@@ -12,6 +12,7 @@ outside its ``contrast``). Every problem is a :class:`SpecError` printed ``file:
 from __future__ import annotations
 
 import math
+import os
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,7 +69,7 @@ def spec_files(paths: tuple[str | Path, ...]) -> list[tuple[str, Path]]:
     for path in map(Path, paths):
         if path.is_dir():
             found.extend(discovery.spec_files(path))
-        elif path.is_file():
+        elif os.path.lexists(path):  # a file, or something reading it will describe (a FIFO, a dangling link)
             found.append((str(path), path))
         else:
             raise SpecErrors([SpecError("no such file or folder", str(path))])

@@ -23,6 +23,7 @@ Each folder is walked once and each file parsed once, however many commands ask.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -106,8 +107,8 @@ class Catalog:
             for path in map(Path, self.paths):
                 if path.is_dir():
                     files = spec_files(path)
-                elif path.is_file():
-                    files = [(str(path), path)]
+                elif os.path.lexists(path):
+                    files = [(str(path), path)]  # a file (reading it says what is wrong with it)
                 else:
                     self._problems.append(SpecError("paradigm path is not a folder", str(path)))
                     continue

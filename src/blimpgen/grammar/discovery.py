@@ -35,7 +35,10 @@ def shipped_spec_files() -> list[tuple[str, Any]]:
 
 
 def spec_files(folder: Path | str) -> list[tuple[str, Path]]:
-    """Spec files under a user folder (recursively, ``_*.yaml`` left out), sorted.
+    """Spec files under a user folder (recursively, ``_*.yaml`` and folders named ``*.yaml`` left out), sorted.
+
+    Anything else named ``*.yaml`` is listed, so that reading it reports what is wrong (a
+    dangling link, a FIFO) instead of the file silently missing.
 
     Raises:
         SpecErrors: when ``folder`` is not a folder.
@@ -43,7 +46,7 @@ def spec_files(folder: Path | str) -> list[tuple[str, Path]]:
     folder = Path(folder)
     if not folder.is_dir():
         raise SpecErrors([SpecError("paradigm path is not a folder", str(folder))])
-    return [(str(p), p) for p in sorted(folder.rglob("*.yaml")) if not p.name.startswith("_")]
+    return [(str(p), p) for p in sorted(folder.rglob("*.yaml")) if not p.name.startswith("_") and not p.is_dir()]
 
 
 def environment_paradigm_paths(environ: Mapping[str, str] | None = None) -> tuple[str, ...]:

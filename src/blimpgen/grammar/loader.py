@@ -19,6 +19,7 @@ from typing import Annotated, Any, Union
 
 from pydantic import Discriminator, Tag, TypeAdapter, ValidationError
 
+from blimpgen._io import read_text
 from blimpgen._yaml import LineTable, load_yaml_text
 from blimpgen.errors import SpecError, SpecErrors, did_you_mean
 from blimpgen.grammar.discovery import shipped_spec_files, spec_files
@@ -30,6 +31,8 @@ SPEC_TYPES: dict[str, type[SpecBase]] = {PARADIGM_TAG: ParadigmSpec, PROBE_TAG: 
 SpecDocument = Annotated[Union[Annotated[ParadigmSpec, Tag(PARADIGM_TAG)], Annotated[ProbeSpec, Tag(PROBE_TAG)]],
                          Discriminator(spec_tag)]
 _DOCUMENT = TypeAdapter(SpecDocument)
+# A spec is a few kilobytes; a larger file is refused before YAML parses it (report F19).
+MAX_SPEC_BYTES = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -104,14 +107,28 @@ def pydantic_errors(exc: ValidationError, table: LineTable, spec_type: type[Spec
     return out
 
 
+def read_spec_text(entry: Any, display: str) -> str:
+    """The text of a spec file (a path, or a shipped traversable), at most ``MAX_SPEC_BYTES``.
+
+    Raises:
+        SpecError: ``file: cannot read file: why`` (missing, a folder or FIFO, too big, not UTF-8).
+    """
+    if isinstance(entry, (str, Path)):
+        return read_text(entry, display, error=SpecError, max_bytes=MAX_SPEC_BYTES, what="a spec file")
+    return entry.read_text(encoding="utf-8")  # shipped with the package
+
+
 def load_spec_file(path: Path | str, display: str | None = None) -> LoadedSpec:
-    """Read and validate one spec file."""
-    path = Path(path)
+    """Read and validate one spec file.
+
+    Raises:
+        SpecErrors: every problem, each ``file:line: key: message``.
+    """
     name = display or str(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SpecErrors([SpecError(f"cannot read file: {exc}", name)]) from None
+        text = read_spec_text(Path(path), name)
+    except SpecError as exc:
+        raise SpecErrors([exc]) from None
     return parse_spec(text, name)
 
 
@@ -127,12 +144,12 @@ def load_documents(files: Iterable[tuple[str, Any]], problems: list[SpecError],
             continue
         known.add(display)
         try:
-            loaded = parse_spec(entry.read_text(encoding="utf-8"), display)
+            loaded = parse_spec(read_spec_text(entry, display), display)
         except SpecErrors as exc:
             problems.extend(exc.errors)
             continue
-        except (OSError, UnicodeDecodeError) as exc:
-            problems.append(SpecError(f"cannot read file: {exc.__class__.__name__}", display))
+        except SpecError as exc:
+            problems.append(exc)
             continue
         uid = loaded.uid
         expected = display.rsplit("/", 1)[-1].removesuffix(".yaml")
