@@ -19,6 +19,7 @@ import os
 import shutil
 import stat
 import tempfile
+import unicodedata
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO
@@ -78,12 +79,12 @@ def open_regular(path: Path | str, display: str | None = None,
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
         raise error(f"cannot read file: {_read_problem(Path(path), exc)}", name) from None
-    handle = os.fdopen(fd, "rb")
-    with handle:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise error(f"cannot read file: not a regular file ({_KINDS.get(stat.S_IFMT(mode), 'a special file')})",
-                        name)
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise error(f"cannot read file: not a regular file ({_KINDS.get(stat.S_IFMT(mode), 'a special file')})",
+                    name)
+    with os.fdopen(fd, "rb") as handle:
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
         yield handle
@@ -97,6 +98,26 @@ def _read_problem(path: Path, exc: OSError) -> str:
     if exc.errno == errno.ELOOP:
         return "a loop of symbolic links"
     return exc.strerror or str(exc)
+
+
+# Characters a template, lexicon row or sentence may not hold: control, invisible format and separator
+# characters (U+FEFF, U+200B, bidirectional overrides, U+2028...) would reach the sentences unseen.
+_ODD_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def odd_character(text: str, allowed: str = "") -> str | None:
+    """The first control, invisible or separator character of ``text`` (None when there is none)."""
+    for char in text:
+        if (char < " " or char > "~") and char not in allowed and unicodedata.category(char) in _ODD_CATEGORIES:
+            return char
+    return None
+
+
+def describe_character(char: str) -> str:
+    """``control character U+0007`` or ``invisible character U+FEFF (ZERO WIDTH NO-BREAK SPACE)``."""
+    kind = "control" if unicodedata.category(char) == "Cc" else "invisible"
+    name = unicodedata.name(char, "")
+    return f"{kind} character U+{ord(char):04X}" + (f" ({name})" if name else "")
 
 
 def _size(count: int) -> str:

@@ -18,14 +18,14 @@ from collections import Counter
 from collections.abc import Hashable
 from typing import Any, ClassVar
 
+from blimpgen._io import describe_character, odd_character
 from blimpgen.errors import GenerationError, SpecError, SpecErrors
 from blimpgen.generators.kinds.base import Bindings, Phrase, SlotKind
 from blimpgen.generators.source import (DeadEnd, Finding, build_slots, finish_fragment, finish_sentence,
                                         sample_slots, slot_violations)
 from blimpgen.grammar.loader import LoadedSpec
 from blimpgen.grammar.spec import TEMPLATE_KEYS, Variant
-from blimpgen.grammar.templates import (RenderDeadEnd, TemplateRenderError, describe_character, make_environment,
-                                        odd_character)
+from blimpgen.grammar.templates import RenderDeadEnd, TemplateRenderError, make_environment
 from blimpgen.records import MinimalPair, Record
 from blimpgen.vocab.lexeme import Word
 from blimpgen.vocab.lexicon import Lexicon

@@ -15,14 +15,14 @@ from collections import Counter
 from collections.abc import Hashable
 from typing import Any, ClassVar
 
+from blimpgen._io import describe_character, odd_character
 from blimpgen.errors import GenerationError, OptionError, SpecErrors, did_you_mean
 from blimpgen.generators.controls import derive
 from blimpgen.generators.kinds.base import Bindings
 from blimpgen.generators.source import (DeadEnd, Finding, build_slots, finish_fragment, finish_sentence,
                                         sample_slots, slot_violations)
 from blimpgen.grammar.loader import LoadedSpec
-from blimpgen.grammar.templates import TemplateRenderError, describe_character, make_environment, odd_character, \
-    used_variables
+from blimpgen.grammar.templates import TemplateRenderError, make_environment, used_variables
 from blimpgen.records import BLANK, ProbeItem, Record
 from blimpgen.vocab.lexicon import Lexicon
 

@@ -27,13 +27,13 @@ from __future__ import annotations
 
 import inspect
 import re
-import unicodedata
 from collections import Counter
 from functools import lru_cache
 from typing import Any
 
 from jinja2 import StrictUndefined, TemplateSyntaxError, meta, nodes
 
+from blimpgen._io import describe_character, odd_character
 from blimpgen.errors import BlimpgenError, did_you_mean
 from blimpgen.grammar.sandbox import (HIDDEN_ATTRIBUTES, HIDDEN_STR_METHODS, JINJA_GLOBALS, KEPT_BUILTIN_FILTERS,
                                       LOOP_FILTER, SIZE_REASON, WHY_NOT, TemplateEnvironment, TemplateRenderError)
@@ -329,28 +329,6 @@ def _unsafe_constructs(ast: nodes.Template, slots: set[str]) -> list[tuple[int, 
         elif isinstance(node, (nodes.Pow, nodes.Mul)):
             problems.append((node.lineno, "arithmetic ('*', '**') is not allowed in templates"))
     return problems
-
-
-# Characters a template or lexicon text may not hold: control, invisible format and separator
-# characters (U+FEFF, U+200B, bidirectional overrides, U+2028...) would reach the sentences unseen.
-_ODD_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
-
-
-def odd_character(text: str, allowed: str = "") -> str | None:
-    """The first control, invisible or separator character of ``text`` (None when there is none)."""
-    for char in text:
-        if (char < " " or char > "~") and char not in allowed and unicodedata.category(char) in _ODD_CATEGORIES:
-            return char
-    return None
-
-
-def describe_character(char: str) -> str:
-    """``control character U+0007`` or ``invisible character U+FEFF (ZERO WIDTH NO-BREAK SPACE)``."""
-    kind = "control" if unicodedata.category(char) == "Cc" else "invisible"
-    name = unicodedata.name(char, "")
-    return f"{kind} character U+{ord(char):04X}" + (f" ({name})" if name else "")
-
-
 
 def used_variables(source: str) -> set[str]:
     """Slot names a template refers to."""
