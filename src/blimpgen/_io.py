@@ -1,14 +1,20 @@
-"""Files read safely, files written whole or not at all, and finding data files.
+"""Files read safely and written whole or not at all, and finding data files.
 
-:func:`read_text` reads a regular file as UTF-8 text, or raises the caller's error class naming
-the file and what is wrong (missing, a folder, a FIFO or device, too big, not UTF-8): it never
-blocks on a FIFO and never prints a traceback for a bad file.
+Reading: :func:`read_text` reads a regular file as UTF-8 text, or raises the caller's error
+class naming the file and what is wrong (missing, a folder, a FIFO or device, too big, not
+UTF-8): it never blocks on a FIFO and never prints a traceback for a bad file.
 
-:func:`atomic_writer` writes one file to a temporary sibling and renames it into place only
-when every byte is written; :func:`atomic_directory` does the same for a folder of files
-(parquet shards, a card, task YAMLs). An interrupted run (an error, Ctrl-C, SIGTERM) never
-leaves a partial output behind. :func:`data_files` finds the ``.jsonl`` files a ``--data``
-argument names. Every layer writes through these; nothing here knows what is written.
+Writing: :func:`atomic_writer` writes one file to a temporary sibling and renames it into place
+only when every byte is written; :func:`atomic_directory` does the same for a folder of files
+(parquet shards, a card, task YAMLs). An interrupted run (an error, Ctrl-C,
+SIGTERM, SIGHUP) never leaves a partial output behind, and a temporary file left by a killed run
+(SIGKILL, power loss) is removed by the next write to the same path. Outputs only ever replace
+regular files (a symbolic link, FIFO or folder in the way is refused; a character device such
+as ``/dev/null`` is written in place), get the user's umask, and a failed write (disk full, a
+name too long, a parent that is a file) is a :class:`DataError` naming the output.
+:func:`refuse_inputs` stops a command whose output path is one of its inputs.
+:func:`data_files` finds the ``.jsonl`` files a ``--data`` argument names. Every layer writes
+through these; nothing here knows what is written.
 """
 
 from __future__ import annotations
@@ -16,16 +22,20 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import shutil
 import stat
 import tempfile
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from blimpgen.errors import DataError, LocatedError, OptionError
 
+# A temporary name keeps at most this much of the target's name, so that it fits where the target fits.
+_TEMP_NAME_CHARS = 100
+_TEMP_RE = re.compile(r"^\.(?P<name>.*)\.(?P<pid>\d+)\.[^.]+\.part$")
 _KINDS = {stat.S_IFLNK: "a symbolic link", stat.S_IFIFO: "a FIFO", stat.S_IFSOCK: "a socket",
           stat.S_IFBLK: "a block device", stat.S_IFCHR: "a character device", stat.S_IFDIR: "a folder"}
 
@@ -124,27 +134,170 @@ def _size(count: int) -> str:
     return f"{count / 1_000_000:.3g} MB" if count >= 100_000 else f"{count:,} bytes"
 
 
-
 # ----------------------------------------------------------------------------- writing
 
+
+class _Writer:
+    """A file handle whose write errors (disk full, file too large) name the output file."""
+
+    def __init__(self, handle: IO, display: str) -> None:
+        self._handle = handle
+        self._display = display
+
+    def write(self, data: Any) -> int:
+        try:
+            return self._handle.write(data)
+        except OSError as exc:
+            raise write_error(self._display, exc) from None
+
+    def writelines(self, lines: Iterable[Any]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        try:
+            self._handle.flush()
+        except OSError as exc:
+            raise write_error(self._display, exc) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._handle, name)
+
+
+def write_error(display: str, exc: OSError) -> DataError:
+    """A write failure as a one-line error naming the output."""
+    return DataError(f"cannot write: {exc.strerror or exc}", display)
 
 
 @contextlib.contextmanager
 def atomic_writer(path: Path | str, mode: str = "w") -> Iterator[IO]:
-    """Open a temporary file beside ``path``; rename it over ``path`` on success only."""
+    """Open a temporary file beside ``path``; rename it over ``path`` on success only.
+
+    A character device (``/dev/null``) is written in place; any other path that exists and is
+    not a regular file is refused.
+
+    Raises:
+        DataError: when the path is not writable, or writing fails (the old file stays).
+    """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    display = str(path)
+    encoding = None if "b" in mode else "utf-8"
+    if _existing_kind(path, display) == stat.S_IFCHR:
+        try:
+            raw = open(path, mode, encoding=encoding)  # noqa: SIM115 - closed below
+        except OSError as exc:
+            raise write_error(display, exc) from None
+        with raw:
+            yield _Writer(raw, display)
+        return
+    _make_parent(path.parent, display)
+    remove_stale_parts(path)
     try:
-        with os.fdopen(fd, mode, encoding=None if "b" in mode else "utf-8", newline=None) as handle:
-            yield handle
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:_TEMP_NAME_CHARS]}.{os.getpid()}.", suffix=".part",
+                                   dir=path.parent)
+    except OSError as exc:
+        raise write_error(display, exc) from None
+    try:
+        os.fchmod(fd, 0o666 & ~umask())
+        raw = os.fdopen(fd, mode, encoding=encoding, newline=None)
+        try:
+            yield _Writer(raw, display)
+            try:
+                raw.flush()
+                os.fsync(raw.fileno())
+            except OSError as exc:
+                raise write_error(display, exc) from None
+        finally:
+            with contextlib.suppress(OSError):  # after a failed write, closing fails the same way
+                raw.close()
+        try:
+            os.replace(tmp, path)
+        except OSError as exc:
+            raise write_error(display, exc) from None
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def _existing_kind(path: Path, display: str) -> int | None:
+    """The file type of an existing output path (None when absent); refuses what may not be replaced."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return None
+    except NotADirectoryError:
+        raise DataError(f"cannot write: {_file_in_the_way(path)} is a file, not a folder", display) from None
+    except OSError as exc:
+        raise write_error(display, exc) from None
+    kind = stat.S_IFMT(mode)
+    if kind in (stat.S_IFREG, stat.S_IFCHR):
+        return kind
+    raise DataError(f"exists and is {_KINDS.get(kind, 'not a regular file')}; blimpgen only replaces regular "
+                    "files: remove it or choose another output path", display)
+
+
+def _file_in_the_way(path: Path) -> str:
+    for parent in reversed(path.parents):
+        if parent.exists() and not parent.is_dir():
+            return str(parent)
+    return str(path.parent)
+
+
+def _make_parent(folder: Path, display: str) -> None:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise DataError(f"cannot write: {_file_in_the_way(folder / 'x')} is a file, not a folder", display) from None
+    except OSError as exc:
+        raise write_error(display, exc) from None
+
+
+def remove_stale_parts(path: Path) -> list[Path]:
+    """Remove temporary files and folders that killed runs left beside ``path`` (their process is gone)."""
+    removed = []
+    prefix = f".{path.name[:_TEMP_NAME_CHARS]}."
+    try:
+        siblings = list(path.parent.iterdir())
+    except OSError:
+        return removed
+    for sibling in siblings:
+        if not sibling.name.startswith(prefix):
+            continue
+        found = _TEMP_RE.match(sibling.name)
+        if found is None or found.group("name") != path.name[:_TEMP_NAME_CHARS] or _alive(int(found.group("pid"))):
+            continue
+        with contextlib.suppress(OSError):
+            if sibling.is_dir() and not sibling.is_symlink():
+                shutil.rmtree(sibling)
+            else:
+                sibling.unlink()
+            removed.append(sibling)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists but belongs to someone else
+    return True
+
+
+def umask() -> int:
+    """The process's umask (read without changing it where the system allows)."""
+    with contextlib.suppress(OSError, ValueError):
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 @contextlib.contextmanager
@@ -160,15 +313,24 @@ def atomic_directory(target: Path | str, *, overwrite: bool = False,
 
     Raises:
         OptionError: when ``target`` exists and may not be replaced.
+        DataError: when the folder cannot be written.
     """
     target = Path(target)
     _check_target(target, overwrite, is_ours)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent))
+    _make_parent(target.parent, str(target))
+    remove_stale_parts(target)
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name[:_TEMP_NAME_CHARS]}.{os.getpid()}.", suffix=".part",
+                                    dir=target.parent))
+    except OSError as exc:
+        raise write_error(str(target), exc) from None
     try:
         yield tmp
-        os.chmod(tmp, 0o777 & ~_umask())  # mkdtemp makes 0700; give the usual permissions
+        os.chmod(tmp, 0o777 & ~umask())  # mkdtemp makes 0700; give the usual permissions
         _swap_in(tmp, target)
+    except OSError as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise write_error(str(target), exc) from None
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
@@ -207,24 +369,49 @@ def _swap_in(tmp: Path, target: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+# ----------------------------------------------------------------------------- inputs and outputs
+
+
+def refuse_inputs(output: Path | str | None, inputs: Mapping[str, Iterable[Path | str]]) -> None:
+    """Refuse an output path that is one of the command's inputs (it would be destroyed).
+
+    Args:
+        output: the output file (None: stdout).
+        inputs: option name -> the files it names (``{"--lexicon-overlay": [...]}``).
+
+    Raises:
+        OptionError: naming the output and the option that reads it.
+    """
+    if output is None:
+        return
+    for option, paths in inputs.items():
+        for path in paths:
+            if same_file(output, path):
+                raise OptionError(f"{output}: the output is also an input ({option} {path}); "
+                                  "choose another output path")
+
+
+def same_file(a: Path | str, b: Path | str) -> bool:
+    """Whether two paths name the same file (the same path resolved, or the same inode)."""
+    a, b = Path(a), Path(b)
+    with contextlib.suppress(OSError):
+        if a.exists() and b.exists():
+            return os.path.samefile(a, b)
+    return a.resolve() == b.resolve()
 
 
 def data_files(path: Path | str) -> list[Path]:
-    """A JSONL file, or every ``*.jsonl`` in a folder (sorted).
+    """A JSONL file, or every ``*.jsonl`` file in a folder (sorted; folders named ``x.jsonl`` left out).
 
     Raises:
         DataError: when nothing is found.
     """
     path = Path(path)
     if path.is_dir():
-        files = sorted(path.glob("*.jsonl"))
+        files = sorted(p for p in path.glob("*.jsonl") if not p.is_dir())
         if not files:
             raise DataError("no .jsonl files in this folder", str(path))
         return files
-    if not path.exists():
+    if not os.path.lexists(path):
         raise DataError("no such file or folder", str(path))
     return [path]

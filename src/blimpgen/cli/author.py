@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from blimpgen.cli import OutputPath
+
 from blimpgen.cli.generate import lexicon_overlay_option, paradigm_path_option
 
 
@@ -30,7 +32,7 @@ def check_command(paths: tuple[str, ...], n: int, attempts: int, overlays: tuple
 @click.argument("uid")
 @click.option("--phenomenon", required=True, help="linguistics_term of the paradigm (e.g. npi_licensing).")
 @click.option("--field", "field_name", help="BLiMP field; guessed from the phenomenon when omitted.")
-@click.option("-o", "--output", "folder", type=click.Path(file_okay=False), default=".", show_default=True,
+@click.option("-o", "--output", "folder", type=OutputPath(file_okay=False), default=".", show_default=True,
               help="Folder to write UID.yaml into.")
 def new_command(uid: str, phenomenon: str, field_name: str | None, folder: str) -> None:
     """Write a commented skeleton paradigm that passes `blimpgen check` as written."""
@@ -47,7 +49,7 @@ def new_command(uid: str, phenomenon: str, field_name: str | None, folder: str) 
 @click.option("--threshold", type=click.FloatRange(0.5, 1.0), default=0.9, show_default=True,
               help="Flag a paradigm when a heuristic reaches this accuracy.")
 @click.option("--markdown", is_flag=True, help="A Markdown table (for docs/audit.md).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write here; stdout when omitted.")
+@click.option("-o", "--output", type=OutputPath(dir_okay=False), help="Write here; stdout when omitted.")
 @click.option("--fail-on-flag", is_flag=True, help="Exit 1 when any paradigm is flagged.")
 @click.option("--plausibility", is_flag=True,
               help="Instead of shallow cues, count the subject x predicate x object classes the sampler produces, "
@@ -95,7 +97,7 @@ def audit_command(uids: tuple[str, ...], all_paradigms: bool, n: int, seed: int,
 
 
 @click.command("reference")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Markdown file; stdout when omitted.")
+@click.option("-o", "--output", type=OutputPath(dir_okay=False), help="Markdown file; stdout when omitted.")
 def reference_command(output: str | None) -> None:
     """Write the spec-language and feature reference (Markdown) from the code and data."""
     from blimpgen._io import atomic_writer

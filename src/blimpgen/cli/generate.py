@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import click
 
+from blimpgen.cli import OutputPath
+
 paradigm_path_option = click.option(
     "--paradigm-path", "paradigm_paths", multiple=True, type=click.Path(file_okay=False),
     help="Extra folder of paradigm YAML files (repeatable; also $BLIMPGEN_PARADIGM_PATH).")
@@ -49,9 +51,9 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
 @click.option("-n", "--num", "n", type=click.IntRange(0, 10_000_000), default=1000, show_default=True,
               help="Pairs (or probe items) per paradigm.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False),
+@click.option("-o", "--output", type=OutputPath(dir_okay=False),
               help="Output JSONL file (one paradigm); stdout when omitted.")
-@click.option("--out-dir", type=click.Path(file_okay=False),
+@click.option("--out-dir", type=OutputPath(file_okay=False),
               help="Folder for UID.jsonl files (probe controls: UID.CONTROL.jsonl).")
 @click.option("--option", "probe_options", multiple=True, metavar="NAME=VALUE",
               help="Probe suites: set a suite option, e.g. --option max_age=30 (repeatable).")
@@ -83,7 +85,7 @@ def gen_command(uids: tuple[str, ...], all_paradigms: bool, all_probes: bool, n:
     if len(sources) > 1 and not out_dir:
         raise click.UsageError("several paradigms need --out-dir")
     write_outputs(sources, n, seed, output, out_dir, controls, progress=not quiet,
-                  report=None if quiet else (lambda line: click.echo(line, err=True)))
+                  report=None if quiet else (lambda line: click.echo(line, err=True)), inputs=catalog.inputs())
 
 
 @click.command("show")
@@ -102,16 +104,18 @@ def show_command(uid: str, n: int, seed: int, paradigm_paths: tuple[str, ...], o
 
 
 @click.command("catalogue")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Markdown file; stdout when omitted.")
+@click.option("-o", "--output", type=OutputPath(dir_okay=False), help="Markdown file; stdout when omitted.")
 @paradigm_path_option
 def catalogue_command(output: str | None, paradigm_paths: tuple[str, ...]) -> None:
     """Write the paradigm catalogue (Markdown) from the specs."""
-    from blimpgen._io import atomic_writer
+    from blimpgen._io import atomic_writer, refuse_inputs
     from blimpgen.authoring.catalogue import render_catalogue
     from blimpgen.generators.catalog import Catalog
     from blimpgen.grammar import ParadigmSpec
 
-    text = render_catalogue(Catalog.from_environment(paradigm_paths).build(spec_type=ParadigmSpec))
+    catalog = Catalog.from_environment(paradigm_paths)
+    refuse_inputs(output, catalog.inputs())
+    text = render_catalogue(catalog.build(spec_type=ParadigmSpec))
     if output is None:
         click.echo(text, nl=False)
         return

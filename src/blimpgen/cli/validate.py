@@ -8,6 +8,8 @@ from pathlib import Path
 
 import click
 
+from blimpgen.cli import OutputPath
+
 
 def _decimal(ctx: click.Context, param: click.Parameter, value: str | None) -> Decimal | None:
     if value is None:
@@ -48,7 +50,7 @@ def validate_group() -> None:
 @validate_group.command("batch")
 @click.option("--data", required=True, type=click.Path(exists=True, path_type=Path),
               help="Generated pairs: a BLiMP-schema JSONL file or a folder of <UID>.jsonl files.")
-@click.option("-o", "--out", required=True, type=click.Path(file_okay=False, path_type=Path),
+@click.option("-o", "--out", required=True, type=OutputPath(file_okay=False, path_type=Path),
               help="Batch folder to write.")
 @click.option("--pairs-per-paradigm", default=5, show_default=True,
               help="Pairs sampled at random from each paradigm.")
@@ -107,7 +109,7 @@ def batch_command(data: Path, out: Path, pairs_per_paradigm: int, judgments: int
 @click.option("--results", "results", required=True, multiple=True, type=click.Path(exists=True, path_type=Path),
               help="MTurk results CSV; repeat the option or list more files after it.")
 @click.argument("more_results", nargs=-1, type=click.Path(exists=True, path_type=Path))
-@click.option("-o", "--out", required=True, type=click.Path(file_okay=False, path_type=Path), help="Report folder.")
+@click.option("-o", "--out", required=True, type=OutputPath(file_okay=False, path_type=Path), help="Report folder.")
 @click.option("--min-seconds", type=float, default=None,
               help="Exclude assignments faster than this [default: 2 s per item].")
 @click.option("--pass-fraction", default="4/5", show_default=True, callback=_fraction,
@@ -133,7 +135,7 @@ def ingest_command(batch_folder: Path, results: tuple[Path, ...], more_results: 
 @validate_group.command("simulate")
 @click.option("--batch", "batch_folder", required=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="The batch folder to simulate.")
-@click.option("-o", "--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+@click.option("-o", "--out", required=True, type=OutputPath(dir_okay=False, path_type=Path),
               help="Results CSV to write (MTurk format).")
 @click.option("--workers", default=40, show_default=True, help="Workers in the pool.")
 @click.option("--accuracy", default=0.9, show_default=True, help="Mean accuracy of attentive workers.")
@@ -166,7 +168,7 @@ def simulate_command(batch_folder: Path, out: Path, workers: int, accuracy: floa
 @validate_group.command("fetch")
 @click.option("--batch", "batch_folder", required=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="A batch posted with --post.")
-@click.option("-o", "--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+@click.option("-o", "--out", required=True, type=OutputPath(dir_okay=False, path_type=Path),
               help="Results CSV to write (MTurk format).")
 def fetch_command(batch_folder: Path, out: Path) -> None:
     """Download the assignments of a batch posted with --post as an MTurk results CSV (needs boto3)."""

@@ -183,6 +183,13 @@ class Catalog:
         loaded = [self.get(uid, spec_type, purpose) for uid in uids]
         return [build_source(spec, self.lexicon, options) for spec in loaded]
 
+    def inputs(self) -> dict[str, list[str]]:
+        """The files this catalogue reads, by the option that names them (for refusing outputs onto them)."""
+        shipped = set(shipped_documents()[0])
+        specs = self._load()
+        return {"--lexicon-overlay": list(self.overlays),
+                "--paradigm-path": [loaded.file for uid, loaded in specs.items() if uid not in shipped]}
+
     def takes_options(self, uids: Sequence[str]) -> bool:
         """Whether any of ``uids`` is of a spec type that takes ``--option`` and ``--control``."""
         return any(self.get(uid).spec.takes_options for uid in uids)

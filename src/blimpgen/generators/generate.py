@@ -13,12 +13,12 @@ from __future__ import annotations
 import random
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from blimpgen import __version__
-from blimpgen._io import atomic_writer
+from blimpgen._io import atomic_writer, refuse_inputs
 from blimpgen.errors import GenerationError
 from blimpgen.generators.catalog import Catalog
 from blimpgen.generators.kinds.base import Bindings
@@ -187,18 +187,25 @@ def write_items(probe: Probe, n: int, seed: int, out: Path | str | None, control
 
 def write_outputs(sources: list[Source], n: int, seed: int, output: Path | str | None = None,
                   out_dir: Path | str | None = None, controls: tuple[str, ...] = (), progress: bool = True,
-                  report: Callable[[str], None] | None = None) -> None:
+                  report: Callable[[str], None] | None = None,
+                  inputs: Mapping[str, Iterable[Path | str]] | None = None) -> None:
     """What ``blimpgen gen`` writes: each source to ``out_dir/UID.jsonl`` (probe controls to
     ``UID.CONTROL.jsonl``), or one source to ``output`` (stdout when both are None).
 
-    ``report`` gets one line per file written (``UID: N pairs -> PATH``).
+    ``report`` gets one line per file written (``UID: N pairs -> PATH``). ``inputs`` (option ->
+    files, e.g. :meth:`Catalog.inputs`) are refused as outputs before anything is generated.
+
+    Raises:
+        OptionError: when an output path is one of the ``inputs``.
     """
-    for source in sources:
-        for name, variant in source.outputs(controls, split=out_dir is not None):
-            target = Path(out_dir) / f"{name}.jsonl" if out_dir else (Path(output) if output else None)
-            count = write_records(variant, n, seed, target, progress)
-            if target is not None and report is not None:
-                report(f"{name}: {count} {source.unit}s -> {target}")
+    plan = [(source, name, variant, Path(out_dir) / f"{name}.jsonl" if out_dir else (Path(output) if output else None))
+            for source in sources for name, variant in source.outputs(controls, split=out_dir is not None)]
+    for *_, target in plan:
+        refuse_inputs(target, inputs or {})
+    for source, name, variant, target in plan:
+        count = write_records(variant, n, seed, target, progress)
+        if target is not None and report is not None:
+            report(f"{name}: {count} {source.unit}s -> {target}")
 
 
 def load_paradigms(uids: list[str] | None = None, paradigm_paths: tuple[Path | str, ...] = (),

@@ -26,7 +26,7 @@ import re
 from pathlib import Path
 
 from blimpgen import __version__
-from blimpgen._io import atomic_writer
+from blimpgen._io import atomic_writer, read_text
 from blimpgen.errors import DataError
 from blimpgen.grammar.templates import article
 from blimpgen.records.item import BLANK, ProbeItem
@@ -49,10 +49,8 @@ def read_probe_tsv(path: Path | str, suite: str | None = None, phenomenon: str |
     """
     path = Path(path)
     suite = suite or path.stem
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(f"{path}: cannot read: {exc}") from None
+    lines = read_text(path, error=DataError, encoding="utf-8-sig").split("\n")
+    lines = [line.removesuffix("\r") for line in lines]
     rows = [(number, line) for number, line in enumerate(lines, start=1)
             if line.strip() and not line.lstrip().startswith("#")]
     if not rows:
