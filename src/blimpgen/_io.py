@@ -6,7 +6,7 @@ UTF-8): it never blocks on a FIFO and never prints a traceback for a bad file.
 
 Writing: :func:`atomic_writer` writes one file to a temporary sibling and renames it into place
 only when every byte is written; :func:`atomic_directory` does the same for a folder of files
-(parquet shards, a card, task YAMLs). An interrupted run (an error, Ctrl-C,
+(parquet shards, a card, task YAMLs, a validation batch). An interrupted run (an error, Ctrl-C,
 SIGTERM, SIGHUP) never leaves a partial output behind, and a temporary file left by a killed run
 (SIGKILL, power loss) is removed by the next write to the same path. Outputs only ever replace
 regular files (a symbolic link, FIFO or folder in the way is refused; a character device such
@@ -20,14 +20,16 @@ through these; nothing here knows what is written.
 from __future__ import annotations
 
 import contextlib
+import csv
 import errno
+import io
 import os
 import re
 import shutil
 import stat
 import tempfile
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -302,17 +304,25 @@ def umask() -> int:
 
 @contextlib.contextmanager
 def atomic_directory(target: Path | str, *, overwrite: bool = False,
-                     is_ours: Callable[[Path], bool] = lambda path: False) -> Iterator[Path]:
+                     is_ours: Callable[[Path], bool] = lambda path: False,
+                     owned: Callable[[str], bool] = lambda relative: True) -> Iterator[Path]:
     """Yield an empty temporary folder that replaces ``target`` when the block succeeds.
+
+    Replacing an earlier output keeps every file of it that this writer did not write (a
+    ``.git`` folder, notes, results files): they are moved into the new folder before it takes
+    the old one's place; only the old folder's own files (``owned``) go.
 
     Args:
         target: the folder to create.
         overwrite: replace an existing ``target``; it must be empty or pass ``is_ours``, so a
             mistyped ``-o .`` never deletes a folder that blimpgen did not write.
-        is_ours: tells whether an existing folder is an earlier output of the same exporter.
+        is_ours: tells whether an existing folder is an earlier output of the same writer.
+        owned: tells whether a path inside an earlier output (``data/x/y.parquet``, with ``/``)
+            was written by this writer; everything else is kept.
 
     Raises:
-        OptionError: when ``target`` exists and may not be replaced.
+        OptionError: when ``target`` exists and may not be replaced, or a kept file is in the way
+            of a new one.
         DataError: when the folder cannot be written.
     """
     target = Path(target)
@@ -327,7 +337,7 @@ def atomic_directory(target: Path | str, *, overwrite: bool = False,
     try:
         yield tmp
         os.chmod(tmp, 0o777 & ~umask())  # mkdtemp makes 0700; give the usual permissions
-        _swap_in(tmp, target)
+        _swap_in(tmp, target, owned)
     except OSError as exc:
         shutil.rmtree(tmp, ignore_errors=True)
         raise write_error(str(target), exc) from None
@@ -337,10 +347,11 @@ def atomic_directory(target: Path | str, *, overwrite: bool = False,
 
 
 def _check_target(target: Path, overwrite: bool, is_ours: Callable[[Path], bool]) -> None:
-    if not target.exists():
+    if not os.path.lexists(target):
         return
-    if not target.is_dir():
-        raise OptionError(f"{target}: exists and is not a folder; choose another output path")
+    if target.is_symlink() or not target.is_dir():
+        kind = "a symbolic link" if target.is_symlink() else "not a folder"
+        raise OptionError(f"{target}: exists and is {kind}; choose another output path")
     if not any(target.iterdir()):
         return
     if not overwrite:
@@ -350,7 +361,7 @@ def _check_target(target: Path, overwrite: bool, is_ours: Callable[[Path], bool]
                           "delete it; choose a new or empty output folder")
 
 
-def _swap_in(tmp: Path, target: Path) -> None:
+def _swap_in(tmp: Path, target: Path, owned: Callable[[str], bool]) -> None:
     if not target.exists():
         os.replace(tmp, target)
         return
@@ -358,15 +369,94 @@ def _swap_in(tmp: Path, target: Path) -> None:
         target.rmdir()
         os.replace(tmp, target)
         return
-    old = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".old", dir=target.parent))
-    old.rmdir()
+    old = _sibling(target, ".old")
     os.replace(target, old)
+    moved: list[tuple[Path, Path]] = []
     try:
+        _keep_foreign(old, tmp, "", owned, moved)
         os.replace(tmp, target)
     except BaseException:
+        for source, destination in reversed(moved):
+            with contextlib.suppress(OSError):
+                os.replace(destination, source)
         os.replace(old, target)
         raise
     shutil.rmtree(old, ignore_errors=True)
+
+
+def _sibling(target: Path, suffix: str) -> Path:
+    path = Path(tempfile.mkdtemp(prefix=f".{target.name[:_TEMP_NAME_CHARS]}.{os.getpid()}.", suffix=suffix,
+                                 dir=target.parent))
+    path.rmdir()
+    return path
+
+
+def _keep_foreign(old: Path, new: Path, relative: str, owned: Callable[[str], bool],
+                  moved: list[tuple[Path, Path]]) -> None:
+    """Move every entry of ``old`` that ``owned`` does not claim into ``new`` (same relative path).
+
+    A folder holding none of the writer's files moves whole (with its empty folders); a folder
+    that holds some is gone through entry by entry.
+    """
+    for entry in sorted(old.iterdir()):
+        rel = f"{relative}{entry.name}"
+        if owned(rel):
+            continue
+        destination = new / entry.name
+        if entry.is_dir() and not entry.is_symlink() and (destination.is_dir() or _holds_owned(entry, rel, owned)):
+            if not destination.is_dir():
+                destination.mkdir()
+            _keep_foreign(entry, destination, rel + "/", owned, moved)
+            continue
+        if os.path.lexists(destination):
+            raise OptionError(f"{new.name}: {rel} was not written by blimpgen and a new file would replace it; "
+                              "move it away and run again")
+        os.replace(entry, destination)
+        moved.append((entry, destination))
+
+
+def _holds_owned(folder: Path, relative: str, owned: Callable[[str], bool]) -> bool:
+    for root, dirs, files in os.walk(folder):
+        base = relative + "/" + os.path.relpath(root, folder).replace(os.sep, "/")
+        base = base.removesuffix("/.")
+        if any(owned(f"{base}/{name}") for name in files + dirs):
+            return True
+    return False
+
+
+# ----------------------------------------------------------------------------- CSV
+
+# A cell starting with one of these is a formula to Excel, LibreOffice and Google Sheets
+# (OWASP "CSV injection"); a leading quote marks a cell as text there, and is our escape.
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r", "'")
+_NUMBER_RE = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+
+
+def csv_cell(value: Any) -> str:
+    """A value as a CSV cell a spreadsheet shows as text: a formula prefix is neutralised with ``'``.
+
+    Numbers (``-3``, ``0.25``) stay numbers; a cell that starts with ``'`` gets another, so
+    :func:`csv_value` reads every cell back exactly.
+    """
+    text = "" if value is None else str(value)
+    if text.startswith(FORMULA_PREFIXES) and not _NUMBER_RE.match(text):
+        return "'" + text
+    return text
+
+
+def csv_value(cell: str) -> str:
+    """The value of a cell written by :func:`csv_cell`."""
+    return cell[1:] if cell.startswith("'") else cell
+
+
+def csv_text(header: Sequence[str], rows: Iterable[Sequence[Any]], lineterminator: str = "\n",
+             quoting: int = csv.QUOTE_MINIMAL) -> str:
+    """A whole CSV file as text, every cell through :func:`csv_cell`."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator=lineterminator, quoting=quoting)
+    writer.writerow([csv_cell(name) for name in header])
+    writer.writerows([csv_cell(value) for value in row] for row in rows)
+    return buffer.getvalue()
 
 
 # ----------------------------------------------------------------------------- inputs and outputs

@@ -15,9 +15,12 @@ def _decimal(ctx: click.Context, param: click.Parameter, value: str | None) -> D
     if value is None:
         return None
     try:
-        return Decimal(value.lstrip("$"))
+        amount = Decimal(value.lstrip("$"))
     except InvalidOperation:
+        amount = None
+    if amount is None or not amount.is_finite():  # Decimal reads NaN and Infinity too
         raise click.BadParameter(f"{value!r} is not an amount in dollars (e.g. 0.60)") from None
+    return amount
 
 
 def _fraction(ctx: click.Context, param: click.Parameter, value: str) -> Fraction:
@@ -121,7 +124,14 @@ def ingest_command(batch_folder: Path, results: tuple[Path, ...], more_results: 
     from blimpgen.validate.ingest import IngestOptions, ingest
     from blimpgen.validate.summary import write_report
 
+    from blimpgen._io import refuse_inputs
+    from blimpgen.validate.batch import batch_files
+    from blimpgen.validate.summary import REPORT_FILES
+
     options = IngestOptions(min_seconds=min_seconds, pass_fraction=pass_fraction, skip_malformed=skip_malformed)
+    inputs = {"--results": [*results, *more_results], "--batch": batch_files(batch_folder)}
+    for name in REPORT_FILES:
+        refuse_inputs(out / name, inputs)
     analysis = ingest(batch_folder, [*results, *more_results], options)
     write_report(analysis, out)
     overall = analysis.overall

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from blimpgen._io import atomic_writer
+from blimpgen._io import atomic_writer, decode, open_regular
 from blimpgen.errors import DataError, SourceLoc
 from blimpgen.records.item import ProbeItem
 from blimpgen.records.pair import MinimalPair
@@ -52,18 +52,17 @@ def read_json_lines(path: Path | str) -> Iterator[tuple[SourceLoc, Any]]:
         DataError: when the file cannot be read, or at ``file:line`` for invalid JSON.
     """
     path = Path(path)
-    try:
-        handle = path.open(encoding="utf-8")
-    except OSError as exc:
-        raise DataError(f"cannot read: {exc.strerror or exc}", str(path)) from None
-    with handle:
-        for number, line in enumerate(handle, start=1):
+    with open_regular(path, str(path), DataError) as handle:
+        for number, raw in enumerate(handle, start=1):  # binary lines end at LF only
+            line = decode(raw, str(path), DataError, line=number)
             if not line.strip():
                 continue
             try:
                 data = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise DataError(f"invalid JSON: {exc.msg}", str(path), number) from None
+            except RecursionError:
+                raise DataError("invalid JSON: nested too deeply", str(path), number) from None
             yield SourceLoc(str(path), number), data
 
 
@@ -110,14 +109,14 @@ def read_items(path: Path | str) -> Iterator[ProbeItem]:
 def first_record_type(path: Path | str) -> type[Record] | None:
     """The type of a JSONL file's first record (None for an empty, unreadable or invalid file)."""
     try:
-        with Path(path).open(encoding="utf-8") as handle:
-            for line in handle:
-                if line.strip():
+        with open_regular(path) as handle:
+            for raw in handle:
+                if raw.strip():
                     try:
-                        return record_type(json.loads(line))
-                    except json.JSONDecodeError:
+                        return record_type(json.loads(raw.decode("utf-8")))
+                    except (ValueError, RecursionError):  # invalid JSON or UTF-8
                         return None
-    except OSError:
+    except (OSError, DataError):
         return None
     return None
 
