@@ -78,10 +78,12 @@ def fifo(path: Path) -> None:
     os.mkfifo(path)
 
 
-def limit_file_size() -> None:
-    """A stand-in for a full disk: files may not grow past 64 KiB (EFBIG instead of ENOSPC)."""
-    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 1024, 64 * 1024))
+def file_size_limit(size: int):
+    """A stand-in for a full disk: files may not grow past ``size`` bytes (EFBIG instead of ENOSPC)."""
+    def prepare() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+    return prepare
 
 
 def interrupt(sig: int):
@@ -191,7 +193,7 @@ CASES = [
          expect=Error("Invalid value for '-o' / '--output': File 'd' is a directory.")),
     Case(id="C07", surface="cli", what="-o onto a full disk (a 64 KiB file size limit), old file present",
          finding="F20", files={"out.jsonl": OLD},
-         run=(proc(*GEN, "-n", "1000", "-o", "out.jsonl", prepare=limit_file_size),),
+         run=(proc(*GEN, "-n", "1000", "-o", "out.jsonl", prepare=file_size_limit(64 * 1024)),),
          expect=Error("out.jsonl: cannot write: File too large", check=both(unchanged("out.jsonl"), no_parts))),
     Case(id="C08", surface="cli", what="-o a character-device node (a mknod copy of /dev/null), as root",
          finding="F6", files={"mynull": mknod_null}, run=(cli(*GEN, "-n", "2", "-o", "mynull"),),

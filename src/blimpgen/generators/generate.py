@@ -19,7 +19,7 @@ from typing import Any
 
 from blimpgen import __version__
 from blimpgen._io import atomic_writer, refuse_inputs
-from blimpgen.errors import GenerationError
+from blimpgen.errors import GenerationError, OptionError
 from blimpgen.generators.catalog import Catalog
 from blimpgen.generators.kinds.base import Bindings
 from blimpgen.generators.paradigm import Paradigm
@@ -96,8 +96,10 @@ def generate_records(source: Source, n: int, seed: int = 0) -> Iterator[tuple[Re
         GenerationError: when ``n`` unique records cannot be made within the attempt budget;
             the message names the spec file, the count reached and where attempts failed.
     """
-    if n < 0:
-        raise GenerationError(f"the number of {source.unit}s must be at least 0")
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise OptionError(f"the number of {source.unit}s must be a whole number of at least 0, got {n!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise OptionError(f"the seed must be a whole number, got {seed!r}")
     rng = paradigm_rng(seed, source.uid)
     stamp = dict(seed=seed, lexicon_hash=source.lexicon.fingerprint, spec_hash=source.loaded.sha,
                  blimpgen_version=__version__)

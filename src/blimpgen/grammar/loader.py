@@ -19,7 +19,7 @@ from typing import Annotated, Any, Union
 
 from pydantic import Discriminator, Tag, TypeAdapter, ValidationError
 
-from blimpgen._io import read_text
+from blimpgen._io import decode, read_text
 from blimpgen._yaml import LineTable, load_yaml_text
 from blimpgen.errors import SpecError, SpecErrors, did_you_mean
 from blimpgen.grammar.discovery import shipped_spec_files, spec_files
@@ -61,12 +61,19 @@ class LoadedSpec:
         return self.lines.error(path, message)
 
 
-def parse_spec(text: str, file: str) -> LoadedSpec:
-    """Validate one spec document of any type.
+def parse_spec(text: str | bytes, file: str) -> LoadedSpec:
+    """Validate one spec document of any type (text, or UTF-8 bytes).
 
     Raises:
         SpecErrors: every problem found, each ``file:line: key: message``.
     """
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = decode(bytes(text), file, SpecError)
+        except SpecError as exc:
+            raise SpecErrors([exc]) from None
+    if not isinstance(text, str):
+        raise SpecErrors([SpecError(f"a spec is text, not {type(text).__name__}", file)])
     raw, table = load_yaml_text(text, file)
     if not isinstance(raw, dict):
         raise SpecErrors([SpecError("a paradigm spec must be a YAML mapping (uid: ..., slots: ...)", file, 1)])
@@ -189,7 +196,12 @@ def load_specs(paths: tuple[Path | str, ...] = (), spec_type: type[SpecBase] = P
     return {uid: loaded for uid, loaded in specs.items() if isinstance(loaded.spec, spec_type)}
 
 
-@cache
 def load_shipped_specs(spec_type: type[SpecBase] = ParadigmSpec) -> dict[str, LoadedSpec]:
-    """The shipped specs of one type (paradigms unless told), keyed by UID (cached)."""
+    """The shipped specs of one type (paradigms unless told), keyed by UID: a new dict each call
+    (the specs are parsed once per process; a caller changing the dict changes nothing else)."""
+    return dict(_shipped_specs(spec_type))
+
+
+@cache
+def _shipped_specs(spec_type: type[SpecBase]) -> dict[str, LoadedSpec]:
     return load_specs((), spec_type)
