@@ -100,7 +100,11 @@ class CaseHang(BaseException):
 
 @contextlib.contextmanager
 def guard(seconds: float = GUARD_SECONDS):
-    """Turn a command that runs too long into :class:`CaseHang` (a guard; the fix is in the code)."""
+    """Turn a command that runs too long into :class:`CaseHang` (a guard; the fix is in the code).
+
+    A signal cannot stop a long call inside C code (a tokenizer on a 50 MB line): an input that
+    may do that runs in a subprocess (:func:`proc`) with a timeout instead.
+    """
     def alarm(signum: int, frame: object) -> None:
         raise CaseHang(f"still running after {seconds} s")
 
@@ -294,7 +298,6 @@ class Case:
         setup: commands run first, each of which must succeed.
         finding: the report's finding (``F4``), when there is one.
         deferred: why the input still fails and which change will fix it (strict xfail).
-        env: environment variables for every command.
     """
 
     id: str

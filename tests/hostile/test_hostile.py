@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.hostile import (cases_cli, cases_export, cases_files, cases_lexicon, cases_spec, cases_templates,
-                           cases_validate)
+from tests.hostile import (cases_cli, cases_eval, cases_export, cases_files, cases_lexicon, cases_spec,
+                           cases_templates, cases_validate)
 from tests.hostile.corpus import Case, materialise, outcome_problems
 from tests.hostile.prerequisites import Prerequisites
 
 CASES: list[Case] = [*cases_files.CASES, *cases_spec.SPEC_CASES, *cases_templates.TEMPLATE_CASES,
-                     *cases_templates.RUNTIME_CASES, *cases_lexicon.CASES, *cases_cli.CASES,
+                     *cases_templates.RUNTIME_CASES, *cases_lexicon.CASES, *cases_cli.CASES, *cases_eval.CASES,
                      *cases_validate.CASES, *cases_export.CASES]
 
 

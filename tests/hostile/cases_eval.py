@@ -1,0 +1,198 @@
+"""Scoring, reports and n-gram models (E).
+
+The fixes of several of these inputs lie in ``src/blimpgen/evaluate/``, which is being
+restructured in another change: those cases are ``deferred`` (they must still fail, strict xfail)
+and say which finding they belong to.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from tests.hostile.cases_validate import record
+from tests.hostile.corpus import Case, Error, Ok, cli, proc
+
+EVAL = ("eval", "--model", "MODEL", "--device", "cpu")
+NEEDS = ("MODEL", "d1.jsonl")
+RESTRUCTURE = "evaluate/ restructure (another change)"
+
+
+def jsonl(*records) -> str:
+    return "".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in records)
+
+
+def pair(good: str, bad: str, uid: str = "x", index: int = 0) -> dict:
+    return record(uid, index, good, bad)
+
+
+def truncated(path: Path) -> None:
+    text = (path.parent / "d1.jsonl").read_text(encoding="utf-8")
+    path.write_text(text[: len(text) - 40], encoding="utf-8")
+
+
+def model_without(*names: str):
+    def build(path: Path) -> None:
+        shutil.copytree(path.parent / "MODEL", path)
+        for name in names:
+            (path / name).unlink()
+    return build
+
+
+def corrupt_config(path: Path) -> None:
+    shutil.copytree(path.parent / "MODEL", path)
+    (path / "config.json").write_text("{not json", encoding="utf-8")
+
+
+def mixed_folder(path: Path) -> None:
+    path.mkdir()
+    shutil.copyfile(path.parent / "d1.jsonl", path / "good.jsonl")
+    (path / "bin.jsonl").write_bytes(bytes(range(256)) * 4)
+    (path / "x.jsonl").mkdir()
+    (path / "README").write_text("notes\n")
+    (path / "data.jsonl.gz").write_bytes(b"\x1f\x8b\x08\x00" + bytes(40))
+
+
+def results_folder(content: str):
+    def build(path: Path) -> None:
+        path.mkdir()
+        (path / "results.json").write_text(content, encoding="utf-8")
+    return build
+
+
+def scored(path: Path) -> None:
+    from blimpgen.cli import main
+
+    try:
+        main(["eval", "--model", str(path.parent / "MODEL"), "--device", "cpu", "--data", str(path.parent / "d1.jsonl"),
+              "--out", str(path)])
+    except SystemExit as exc:
+        assert not exc.code
+
+
+def human_csv(accuracy: str):
+    def build(path: Path) -> None:
+        path.write_text("UID,linguistics_term,n_pairs,human_accuracy,individual_accuracy,pass,field,n_majority,"
+                        f"n_judgments,min_judgments\nnpi_present_1,npi_licensing,5,{accuracy},0.9,True,semantics,5,15,"
+                        "3\n", encoding="utf-8")
+    return build
+
+
+def arpa(path: Path) -> None:
+    from blimpgen.cli import main
+
+    try:
+        main(["ngram", "train", str(path.parent / "corpus.txt"), "-o", str(path), "--order", "3"])
+    except SystemExit as exc:
+        assert not exc.code
+
+
+def truncated_arpa(path: Path) -> None:
+    arpa(path.parent / "full.arpa")
+    path.write_bytes((path.parent / "full.arpa").read_bytes()[:300])
+
+
+UNICODE = [pair("The cat 😀 sleeps.", "The cat 😀 sleep.", index=0), pair("שלום the cat sleeps.", "שלום the cat sleep.",
+                                                                       index=1),
+           pair("The cafe\u0301 opens.", "The cafe\u0301 open.", index=2),
+           pair("The cat\u2028 sleeps.", "The cat\u2028 sleep.", index=3),
+           pair("The cat\x00 sleeps.", "The cat\x00 sleep.", index=4)]
+LONG = "The cat " + "really " * 150
+
+
+def case(id: str, what: str, run, expect, files=None, needs=NEEDS, finding="", deferred="", setup=()) -> Case:
+    return Case(id=id, surface="eval", what=what, run=tuple(run), expect=expect, files=files or {}, needs=needs,
+                finding=finding, deferred=f"{finding} (eval part): {RESTRUCTURE}" if deferred else "", setup=setup)
+
+
+CASES = [
+    case("E01", "JSONL truncated mid-line", [cli(*EVAL, "--data", "d.jsonl")], Error("d.jsonl:10: invalid JSON"),
+         {"d.jsonl": truncated}),
+    case("E02a", "a 0-byte .jsonl", [cli(*EVAL, "--data", "d.jsonl")], Error("d.jsonl: no pairs to evaluate"), {"d.jsonl": ""}),
+    case("E02b", "a folder holding only an empty .jsonl", [cli(*EVAL, "--data", "D")], Error("D/e.jsonl: no pairs to evaluate"), {"D/e.jsonl": ""}),
+    case("E03", "a line without sentence_bad", [cli(*EVAL, "--data", "d.jsonl")],
+         Error("d.jsonl:1: missing required field 'sentence_bad'"),
+         {"d.jsonl": jsonl({"sentence_good": "A cat sleeps.", "UID": "x"})}),
+    case("E04", "sentence_good 123, sentence_bad ['a']", [cli(*EVAL, "--data", "d.jsonl")], Error("d.jsonl:1: field 'sentence_good' must be a string"),
+         {"d.jsonl": jsonl({"sentence_good": 123, "sentence_bad": ["a"], "UID": "x"})}),
+    case("E05", "empty and whitespace-only sentences", [cli(*EVAL, "--data", "d.jsonl")],
+         Error("d.jsonl:1: pair x-00000: sentence_good '' is 0 tokens"), {"d.jsonl": jsonl(pair("", " ", index=0), pair("  ", "A cat sleeps.", index=1))}, finding="F24"),
+    case("E06", "a sentence of ~300 tokens, a model of 64 positions", [cli(*EVAL, "--data", "d.jsonl")],
+         Error("d.jsonl:1: pair x-00000: sentence_good is 462 tokens, more than the 64"),
+         {"d.jsonl": jsonl(pair(LONG + "sleeps.", LONG + "sleep."))}, finding="F14"),
+    case("E07", "emoji, RTL, combining marks, U+2028, NUL", [cli(*EVAL, "--data", "d.jsonl", "--out", "r")], Ok(),
+         {"d.jsonl": jsonl(*UNICODE)}),
+    case("E08", "folder: good .jsonl + binary .jsonl + folder x.jsonl + README + .gz",
+         [cli(*EVAL, "--data", "D")], Error("D/bin.jsonl:1: "), {"D": mixed_folder}, finding="F11", deferred=True),
+    case("E09", "lines [], null, 42, \"str\"", [cli(*EVAL, "--data", "d.jsonl")], Error("d.jsonl:1: expected a JSON object, got list"),
+         {"d.jsonl": jsonl("[]", "null", "42", '"str"')}),
+    case("E10", "a Latin-1 byte inside a sentence", [cli(*EVAL, "--data", "d.jsonl")],
+         Error("d.jsonl:1: cannot read file: not UTF-8 text"),
+         {"d.jsonl": jsonl(pair("The caf\xe9 opens.", "The caf\xe9 open.")).replace("\\u00e9", "\xe9").encode("latin-1")},
+         finding="F11", deferred=True),
+    case("E11a", "--scorer nosuch", [cli(*EVAL, "--scorer", "nosuch", "--data", "d1.jsonl")], Error("nosuch")),
+    case("E11b", "--scorer ngram without --ngram-model", [cli("eval", "--scorer", "ngram", "--data", "d1.jsonl")],
+         Error("--ngram-model")),
+    case("E11c", "--method one-prefix on data without prefix fields",
+         [cli(*EVAL, "--method", "one-prefix", "--data", "d.jsonl")],
+         Error("--method one-prefix: none of the 1 paradigms in the data supports it"),
+         {"d.jsonl": jsonl(pair("A cat sleeps.", "A cat sleep."))}),
+    case("E11d", "--reduction slor without --unigram-corpus", [cli(*EVAL, "--reduction", "slor", "--data", "d1.jsonl")],
+         Error("--unigram-corpus")),
+    case("E11e", "--scorer hf-masked on a causal model", [cli(*EVAL, "--scorer", "hf-masked", "--data", "d1.jsonl")],
+         Error("unknown model 'MODEL'")),
+    case("E12a", "a model folder without tokenizer files", [cli(*EVAL[:1], "--model", "m1", "--device", "cpu",
+                                                                "--data", "d1.jsonl")],
+         Error("model folder m1 has no tokenizer files"), {"m1": model_without("tokenizer.json", "tokenizer_config.json")}, finding="F2"),
+    case("E12b", "a model folder without weights", [cli("eval", "--model", "m2", "--device", "cpu", "--data", "d1.jsonl")],
+         Error("unknown model 'm2'"), {"m2": model_without("model.safetensors")}),
+    case("E12c", "a corrupt config.json", [cli("eval", "--model", "m3", "--device", "cpu", "--data", "d1.jsonl")],
+         Error("unknown model 'm3'"), {"m3": corrupt_config}),
+    case("E12d", "a nonexistent model path (offline)",
+         [cli("eval", "--model", "no/such/model", "--device", "cpu", "--data", "d1.jsonl",
+              env={"HF_HUB_OFFLINE": "1"})], Error("no/such/model")),
+    case("E13", "eval --data D --out D, then eval --data D", [cli(*EVAL, "--data", "D", "--out", "D")],
+         Error("the output is also an input"), {"D/d1.jsonl": lambda p: shutil.copyfile(p.parents[1] / "d1.jsonl", p)},
+         finding="F7", deferred=True),
+    case("E14a", "--data f.jsonl --data f.jsonl", [cli(*EVAL, "--data", "d1.jsonl", "--data", "d1.jsonl")],
+         Error("d1.jsonl"), finding="F7", deferred=True),
+    case("E14b", "--data D --data D/f.jsonl", [cli(*EVAL, "--data", "D", "--data", "D/d1.jsonl")], Error("d1.jsonl"),
+         {"D/d1.jsonl": lambda p: shutil.copyfile(p.parents[1] / "d1.jsonl", p)}, finding="F7", deferred=True),
+    case("E15", "--out an existing file", [cli(*EVAL, "--data", "d1.jsonl", "--out", "f")], Error("Invalid value for '--out'"), {"f": "x"}),
+    case("E16", "one 50 MB JSONL line", [proc(*EVAL, "--data", "d.jsonl", timeout=6)], Error("d.jsonl:1: "),
+         {"d.jsonl": lambda p: p.write_text(jsonl(pair("A cat " + "very " * 10_000_000 + "sleeps.", "A cat sleep.")))},
+         finding="F19", deferred=True),
+    case("E17a", "--device cuda:7 on CPU-only torch", [cli("eval", "--model", "MODEL", "--device", "cuda:7",
+                                                           "--data", "d1.jsonl")],
+         Error("cuda:7"), finding="F23", deferred=True),
+    case("E17b", "--device banana", [cli("eval", "--model", "MODEL", "--device", "banana", "--data", "d1.jsonl")],
+         Error("banana"), finding="F23", deferred=True),
+    case("E17c", "--batch-tokens 1", [cli(*EVAL, "--batch-tokens", "1", "--data", "d1.jsonl", "--out", "r")], Ok()),
+    case("E18", "UIDs '../../evil' and 'a/b'", [cli(*EVAL, "--data", "d.jsonl", "--out", "r", "--paradigms")],
+         Ok(lambda ws: sorted(p.name for p in (ws / "r").iterdir()) == ["pairs.jsonl", "results.csv", "results.json"]),
+         {"d.jsonl": jsonl(pair("A cat sleeps.", "A cat sleep.", "../../evil", 0),
+                           pair("A dog sleeps.", "A dog sleep.", "a/b", 1))}),
+    case("E19a", "report: results.json truncated", [cli("report", "ev")], Error("ev/results.json: not a blimpgen results file"),
+         {"ev": lambda p: (scored(p), (p / "results.json").write_text((p / "results.json").read_text()[:50]))}),
+    case("E19b", "report: results.json = []", [cli("report", "ev")], Error("ev/results.json"),
+         {"ev": results_folder("[]")}, finding="F23", deferred=True),
+    case("E19c", "report --human CSV with accuracy 'abc'", [cli("report", "ev", "--human", "h.csv")], Error("h.csv: cannot read human accuracies"),
+         {"ev": scored, "h.csv": human_csv("abc")}),
+    case("E19d", "report --human CSV with accuracy 'nan'", [cli("report", "ev", "--human", "h.csv")], Ok(),
+         {"ev": scored, "h.csv": human_csv("nan")}),
+    case("E20a", "ngram train on an empty corpus", [cli("ngram", "train", "c.txt", "-o", "c.arpa")],
+         Error("n-gram training corpus is empty"),
+         {"c.txt": ""}, needs=()),
+    case("E20b", "ngram train on a binary file", [cli("ngram", "train", "b.txt", "-o", "b.arpa")], Error("b.txt"),
+         {"b.txt": bytes(range(256)) * 4}, needs=(), finding="F11", deferred=True),
+    case("E20c", "ngram train c.txt -o c.txt", [cli("ngram", "train", "c.txt", "-o", "c.txt", "--order", "2")],
+         Error("the output is also an input"), {"c.txt": "the cat sleeps\nthe dog sleeps\n"}, needs=(),
+         finding="F7", deferred=True),
+    case("E21a", "an ARPA file that is not ARPA",
+         [cli("eval", "--scorer", "ngram", "--ngram-model", "x.arpa", "--data", "d1.jsonl")], Error("x.arpa: not an ARPA model"),
+         {"x.arpa": "hello\n"}, needs=("d1.jsonl",)),
+    case("E21b", "an ARPA file truncated after 10 unigrams",
+         [cli("eval", "--scorer", "ngram", "--ngram-model", "t.arpa", "--data", "d1.jsonl")], Error("t.arpa:17: the file ends mid-line"),
+         {"t.arpa": truncated_arpa}, needs=("d1.jsonl", "corpus.txt"), finding="F8"),
+]
