@@ -10,8 +10,8 @@ import json
 import os
 from pathlib import Path
 
-from tests.hostile.corpus import Case, Error, Ok, cli, py
-from tests.hostile.prerequisites import BAD, GOOD, base, chk, tpl
+from tests.hostile.corpus import Case, Error, Ok, cli
+from tests.hostile.prerequisites import GOOD, base, chk
 
 
 def bomb(levels: int, fan: int = 9) -> str:
