@@ -88,15 +88,15 @@ def synthetic_pairs(sentences: list[str], n: int, seed: int) -> list[dict]:
 
 
 def load_data(path: str) -> list[dict]:
-    from blimpgen.evaluate.run import load_pairs
+    from blimpgen.evaluate.runner import read_data
 
     return [{"sentence_good": p.sentence_good, "sentence_bad": p.sentence_bad, "UID": p.UID}
-            for p, _ in load_pairs(path)]
+            for p, _ in read_data(path).records]
 
 
 def run_blimpgen(model, tokenizer, pairs, dtype="float32", batch_tokens=None):
-    from blimpgen.evaluate.base import Query
-    from blimpgen.evaluate.scorers.hf_causal import CausalLMScorer
+    from blimpgen.evaluate.scoring.base import Query
+    from blimpgen.evaluate.scoring.scorers.hf_causal import CausalLMScorer
 
     scorer = CausalLMScorer(model, tokenizer, dtype=dtype, device="cpu", batch_tokens=batch_tokens)
     queries = [(Query("", p["sentence_good"]), Query("", p["sentence_bad"])) for p in pairs]

@@ -134,6 +134,32 @@ def test_architecture_errors_raised_are_specific() -> None:
     assert bad == []
 
 
+# Strings that name a record type, a result type or a model family. `records/types.py` is where raw
+# data says which record type it holds; evaluation dispatches on classes (evaluate.tasks.TASKS)
+# and on scorer capabilities (Scorer.place), never by comparing these.
+TYPE_STRINGS = {"pairs", "pair", "items", "item", "probes", "probe", "kind", "item_type", "multiple_choice",
+                "cloze_contrast", "hf-", "hf-causal", "hf-masked"}
+
+
+def test_architecture_evaluation_tells_record_types_apart_by_class() -> None:
+    bad = []
+    paths = [*(SRC / "evaluate").rglob("*.py"), SRC / "cli" / "evaluate.py", SRC / "cli" / "probe.py"]
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text())):
+            strings = []
+            if isinstance(node, ast.Compare):
+                strings = [n.value for n in [node.left, *node.comparators] if isinstance(n, ast.Constant)]
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    node.func.attr in ("startswith", "endswith", "split", "rsplit", "partition", "rpartition"):
+                strings = [n.value for n in node.args if isinstance(n, ast.Constant)]  # name parsing
+                strings += [".v"] if ".v" in strings else []
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr":
+                strings = [n.value for n in node.args[1:2] if isinstance(n, ast.Constant)]
+            found = [s for s in strings if isinstance(s, str) and (s in TYPE_STRINGS or s == ".v")]
+            bad += [f"{path.relative_to(SRC)}:{node.lineno}: {found[0]!r}"] if found else []
+    assert bad == []
+
+
 @pytest.mark.parametrize("code", [
     "import blimpgen.generators",
     "from blimpgen.cli import main; import sys; sys.argv=['blimpgen','--help']\ntry:\n main()\nexcept SystemExit: pass",

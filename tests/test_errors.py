@@ -39,7 +39,7 @@ def test_errors_classes_are_distinct_for_callers() -> None:
 
 
 def test_errors_data_option_dependency_and_model_sites(tmp_path) -> None:
-    from blimpgen.evaluate.registrations import make_scorer
+    from blimpgen.evaluate.scoring.registrations import make_scorer
     from blimpgen.export._deps import require
     from blimpgen.records import read_pairs
 
@@ -53,7 +53,7 @@ def test_errors_data_option_dependency_and_model_sites(tmp_path) -> None:
 
 def test_errors_model_loading_is_its_own_class(tmp_path) -> None:
     pytest.importorskip("torch")
-    from blimpgen.evaluate.scorers.hf_causal import CausalLMScorer
+    from blimpgen.evaluate.scoring.scorers.hf_causal import CausalLMScorer
 
     with pytest.raises(ModelLoadError, match="no such folder"):
         CausalLMScorer(str(tmp_path / "no_model"))

@@ -6,7 +6,7 @@ import pytest
 
 from blimpgen._yaml import load_yaml_text
 from blimpgen.errors import SpecError, UnknownNameError
-from blimpgen.registry import Registry
+from blimpgen.registry import Registry, base_name
 
 
 def test_yaml_records_lines_of_nested_keys() -> None:
@@ -48,6 +48,19 @@ def test_registry_versions_lazy_targets_and_suggestions() -> None:
         reg.get("thng.v1")
     with pytest.raises(ValueError, match="already registered"):
         reg.register("other.v1", dict)
+
+
+def test_registry_resolves_and_finds_versioned_names() -> None:
+    reg: Registry = Registry("widget")
+    reg.register("w.v1", "collections:OrderedDict")
+    reg.register("w.v2", "collections:Counter")
+    reg.register("plain", "collections:deque")
+    assert (reg.resolve("w"), reg.resolve("w.v1"), reg.resolve("plain")) == ("w.v2", "w.v1", "plain")
+    import collections
+
+    assert reg.find(collections.OrderedDict) == "w.v1"  # a lazy target, matched without importing it
+    assert reg.find(collections.Counter) == "w.v2" and reg.find(dict) is None
+    assert [base_name(n) for n in ("dp.v1", "dp.v12", "dp", "my.version", "v3")] == ["dp", "dp", "dp", "my.version", "v3"]
 
 
 def test_registry_builtin_kinds_snapshot() -> None:

@@ -3,6 +3,11 @@
 Names may carry a version (``dp.v1``); lookups accept the bare name too and resolve to the
 newest version. Targets may be registered lazily as ``"module:attr"`` strings, and third
 parties add entries through an entry-point group without touching blimpgen.
+
+Version suffixes are parsed here and nowhere else: :func:`base_name` strips one,
+:meth:`Registry.resolve` turns a bare name into the versioned one it means, and
+:meth:`Registry.find` says which versioned name an object is registered under (what results
+record as provenance).
 """
 
 from __future__ import annotations
@@ -60,11 +65,11 @@ class Registry(Generic[T]):
     def _resolve_name(self, name: str) -> str | None:
         if name in self._items:
             return name
-        versions = sorted((k for k in self._items if k.rsplit(".v", 1)[0] == name), key=_version_key)
+        versions = sorted((k for k in self._items if base_name(k) == name), key=_version_key)
         return versions[-1] if versions else None
 
-    def get(self, name: str) -> T:
-        """Return the object registered as ``name`` (or the newest ``name.vN``).
+    def resolve(self, name: str) -> str:
+        """The registered name ``name`` stands for: itself, or the newest ``name.vN`` for a bare name.
 
         Raises:
             UnknownNameError: listing available names and close matches.
@@ -75,6 +80,23 @@ class Registry(Generic[T]):
             key = self._resolve_name(name)
         if key is None:
             raise UnknownNameError(self.name, name, self.names())
+        return key
+
+    def find(self, obj: object) -> str | None:
+        """The newest name ``obj`` is registered under, or None (a lazy target is compared by its
+        ``module:qualname`` without being imported)."""
+        path = f"{getattr(obj, '__module__', '')}:{getattr(obj, '__qualname__', '')}"
+        self._load_entry_points()
+        names = [k for k, target in self._items.items() if target is obj or target == path]
+        return max(names, key=_version_key) if names else None
+
+    def get(self, name: str) -> T:
+        """Return the object registered as ``name`` (or the newest ``name.vN``).
+
+        Raises:
+            UnknownNameError: listing available names and close matches.
+        """
+        key = self.resolve(name)
         target = self._items[key]
         if isinstance(target, str):
             module, _, attr = target.partition(":")
@@ -97,6 +119,12 @@ class Registry(Generic[T]):
         return iter(self.names())
 
 
+def base_name(name: str) -> str:
+    """``name`` without its version suffix: ``dp.v1`` -> ``dp``; a name without one is returned as is."""
+    base, _, version = name.rpartition(".v")
+    return base if base and version.isdigit() else name
+
+
 def _version_key(name: str) -> tuple[str, int]:
     base, _, version = name.rpartition(".v")
-    return (base, int(version)) if version.isdigit() else (name, 0)
+    return (base, int(version)) if base and version.isdigit() else (name, 0)

@@ -18,7 +18,7 @@ ENTRY = Path(__file__).with_name("distributed_entry.py")
 
 
 def test_distributed_two_processes_match_one(blimp_data: Path, tmp_path: Path):
-    from .conftest import make_gpt2, make_tokenizer
+    from .tiny import make_gpt2, make_tokenizer
 
     tokenizer = make_tokenizer("bpe")
     model_dir = tmp_path / "tiny-gpt2"
@@ -49,7 +49,7 @@ def test_distributed_error_in_one_shard_stops_every_process(blimp_data: Path, tm
     """A pair only process 1 scores is too long for the model: every process reports it and exits
     cleanly, nothing written. Process 0 used to wait for process 1's records in the gather and
     then die in it (gloo: a RuntimeError traceback; other backends may wait for ever)."""
-    from .conftest import make_gpt2, make_tokenizer
+    from .tiny import make_gpt2, make_tokenizer
 
     tokenizer = make_tokenizer("wordlevel")
     model_dir = tmp_path / "tiny-gpt2"

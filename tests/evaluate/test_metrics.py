@@ -1,10 +1,10 @@
-"""Accuracy, intervals, and BLiMP's mean-over-paradigms aggregation."""
+"""Judging and intervals."""
 
 from __future__ import annotations
 
 import pytest
 
-from blimpgen.evaluate.metrics import Outcome, judge, summarize, wilson_interval
+from blimpgen.evaluate.metrics import judge, mean_interval, wilson_interval
 
 
 @pytest.mark.parametrize("good,bad,tie,expected", [(-1, -2, "wrong", 1.0), (-2, -1, "right", 0.0),
@@ -22,19 +22,7 @@ def test_metrics_wilson_interval_known_value():
     assert high == pytest.approx(1.0) and 0.6 < low < 0.8
 
 
-def test_metrics_overall_is_mean_over_paradigms_not_pairs():
-    outcomes = [Outcome("a", "p1", "syntax", 1.0)] * 90 + [Outcome("b", "p2", "syntax", 0.0)] * 10
-    summary = summarize(outcomes)
-    assert summary["overall"]["accuracy"] == pytest.approx(0.5)
-    assert summary["overall"]["pair_accuracy"] == pytest.approx(0.9)
-    assert summary["paradigms"]["a"]["accuracy"] == 1.0
-    assert set(summary["phenomena"]) == {"p1", "p2"}
-    overall = summary["overall"]
-    assert overall["ci_low"] < 0.5 < overall["ci_high"]
-
-
-def test_metrics_phenomenon_averages_its_paradigms():
-    outcomes = ([Outcome("a", "p", "f", 1.0)] * 4 + [Outcome("b", "p", "f", 1.0), Outcome("b", "p", "f", 0.0)])
-    phenomenon = summarize(outcomes)["phenomena"]["p"]
-    assert phenomenon["accuracy"] == pytest.approx(0.75)
-    assert phenomenon["n_paradigms"] == 2 and phenomenon["n_pairs"] == 6
+def test_metrics_mean_interval_contains_the_mean_and_is_wider_with_fewer_items():
+    wide, narrow = mean_interval([(1, 2), (1, 2)]), mean_interval([(50, 100), (50, 100)])
+    assert wide[0] < narrow[0] < 0.5 < narrow[1] < wide[1]
+    assert mean_interval([]) == (0.0, 1.0)

@@ -12,8 +12,8 @@ import pytest
 from blimpgen.grammar import ProbeSpec, load_shipped_specs
 from blimpgen.records.jsonl import read_items
 
-from .conftest import make_bert, make_gpt2
-from .test_cli_evaluate import run_cli
+from .tiny import make_bert, make_gpt2
+from .tiny import run_cli
 
 SUITES = sorted(load_shipped_specs(ProbeSpec))
 
@@ -128,7 +128,7 @@ def test_controls_are_reported_beside_their_suites_never_averaged_in(generated, 
     corpus = tmp_path / "corpus.txt"  # answers filled in, so candidates get different counts
     corpus.write_text("".join(item.filled(item.answer) + "\n" for item in items[::3]), encoding="utf-8")
     out = tmp_path / "unigram"
-    code, text, err = run_cli(["eval", "--scorer", "unigram", "--unigram-corpus", str(corpus), "--data",
+    code, text, err = run_cli(["eval", "--scorer", "unigram", "--scorer-option", f"corpus={corpus}", "--data",
                                str(generated), "--out", str(out), "--paradigms"], capsys)
     assert code == 0, err
     results = json.loads((out / "results.json").read_text())

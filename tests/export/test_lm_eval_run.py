@@ -67,14 +67,16 @@ def _reference_logprobs(model_path: Path, sentences: list[str]) -> list[float]:
 
 def _blimpgen_eval(model_path: Path) -> dict[str, list[dict]]:
     """``blimpgen eval`` records per paradigm, in file order."""
-    from blimpgen.evaluate.registrations import make_scorer
-    from blimpgen.evaluate.run import EvalOptions, evaluate
+    from blimpgen.evaluate.scoring.registrations import make_scorer
+    from blimpgen.evaluate.rows import to_json
+    from blimpgen.evaluate.runner import evaluate
+    from blimpgen.evaluate.tasks.pairs import PairOptions
     from tests.export.conftest import FIXTURES
 
     scorer = make_scorer("hf-causal", model=str(model_path), dtype="float32", device="cpu")
-    result = evaluate(scorer, FIXTURES, EvalOptions(tie="right"))
+    result = evaluate(scorer, FIXTURES, PairOptions(tie="right"))
     records: dict[str, list[dict]] = {}
-    for record in result.pairs:
+    for record in map(to_json, result.rows):
         records.setdefault(record["UID"], []).append(record)
     return records
 

@@ -9,75 +9,107 @@ from __future__ import annotations
 import click
 
 from blimpgen.cli import OutputPath
-
-from blimpgen.evaluate.methods import METHODS
 from blimpgen.evaluate.metrics import TIE_POLICIES
-from blimpgen.evaluate.probes import PROBE_METHODS
-from blimpgen.evaluate.reductions import REDUCTIONS
+from blimpgen.evaluate.scoring.methods import METHODS
+from blimpgen.evaluate.scoring.options import DTYPES
+from blimpgen.evaluate.scoring.reductions import REDUCTIONS
+from blimpgen.evaluate.tasks.probes import PROBE_METHODS
 
-DTYPES = ("float32", "bfloat16", "float16", "auto")
-PLL_METRICS = ("original", "within-word-l2r")
+# Scorer flags before --scorer-option: hidden, each maps to its scorer option with a note on stderr.
+DEPRECATED = {"first_token": "--first-token", "pll": "--pll", "ngram_model": "--ngram-model",
+              "batch_tokens": "--batch-tokens"}
 
 
 @click.command("eval")
-@click.option("--model", help="HF model id or local folder (hf-causal, hf-masked).")
 @click.option("--scorer", default="hf-causal", show_default=True,
-              help="Registered scorer: hf-causal, hf-masked, ngram, unigram, or a plugin's name.")
-@click.option("--data", "data", multiple=True, required=True, type=click.Path(),
-              help="BLiMP-schema JSONL file or folder of them, or of probe items (repeatable; one kind per run).")
+              help="Registered scorer: hf-causal, hf-masked, ngram, unigram, or a plugin's (versioned: hf-causal.v1).")
+@click.option("--scorer-option", "scorer_option", multiple=True, metavar="KEY=VALUE",
+              help="An option of the scorer (repeatable), e.g. first_token=none, pll=original, batch_tokens=1024, "
+                   "ngram_model=lm.arpa, corpus=corpus.txt; --list-options lists them.")
+@click.option("--list-options", is_flag=True, help="Print the scorer's options (types, defaults, meaning) and exit.")
+@click.option("--model", help="Sets the scorer option model: HF model id or local folder (hf-causal, hf-masked).")
+@click.option("--device", help="Sets the scorer option device: cpu, cuda, cuda:1 ... [cuda when available].")
+@click.option("--dtype", type=click.Choice(DTYPES), help="Sets the scorer option dtype [float32].")
+@click.option("--device-map", help="Sets the scorer option device_map, e.g. auto for models larger than one device.")
+@click.option("--data", "data", multiple=True, type=click.Path(),
+              help="BLiMP-schema JSONL file or folder of them, or of probe items (repeatable; one kind per run). "
+                   "Required.")
 @click.option("--out", type=OutputPath(file_okay=False),
               help="Folder for pairs.jsonl (items.jsonl for probes), results.json, results.csv.")
-@click.option("--method", type=click.Choice(list(METHODS)), default="full-sentence", show_default=True,
-              help="Pairs: BLiMP section 6.4 method.")
-@click.option("--reduction", type=click.Choice(REDUCTIONS), default="sum", show_default=True)
-@click.option("--tie", type=click.Choice(TIE_POLICIES), default="wrong", show_default=True,
-              help="How a tie between good and bad (probes: the answer and the best other candidate) counts.")
+@click.option("--method", type=click.Choice(list(METHODS)),
+              help="Pairs: BLiMP section 6.4 method [full-sentence].")
+@click.option("--reduction", type=click.Choice(REDUCTIONS), help="Pairs: sum, mean or slor [sum].")
+@click.option("--slor-corpus", type=click.Path(dir_okay=False),
+              help="Pairs, --reduction slor: text corpus of the unigram model (counted in the scorer's tokens).")
+@click.option("--tie", type=click.Choice(TIE_POLICIES),
+              help="How a tie between good and bad (probes: the answer and the best other candidate) counts "
+                   "[wrong].")
 @click.option("--probe-method", type=click.Choice(list(PROBE_METHODS)),
               help="Probes, multiple choice: blank (softmax over the candidates at the blank) or sentence "
                    "(whole sentence with each candidate) [blank for hf-masked, else sentence].")
 @click.option("--top-k", "top_k", type=click.IntRange(min=1), multiple=True,
               help="Probes: k of a top-k accuracy (repeatable) [1 and 5].")
-@click.option("--sensitivity-margin", type=click.FloatRange(0, 1, max_open=True), default=0.01, show_default=True,
-              help="Probes: the P(good) - P(bad) margin of the second sensitivity measure.")
-@click.option("--first-token", type=click.Choice(["bos", "none"]),
-              help="hf-causal: prepend BOS (EOS if none) so the first word is scored [bos].")
-@click.option("--pll", type=click.Choice(PLL_METRICS), help="hf-masked: PLL variant [within-word-l2r].")
-@click.option("--ngram-model", type=click.Path(dir_okay=False), help="ngram: ARPA file.")
-@click.option("--unigram-corpus", type=click.Path(dir_okay=False),
-              help="Text corpus for the unigram scorer and for --reduction slor.")
-@click.option("--dtype", type=click.Choice(DTYPES), help="Model dtype [float32].")
-@click.option("--device", help="cpu, cuda, cuda:1 ... [cuda when available].")
-@click.option("--device-map", help="Passed to from_pretrained, e.g. auto for models larger than one device.")
-@click.option("--batch-tokens", type=click.IntRange(min=1), help="Token budget per forward pass [512 on CPU, 8192 on GPU].")
+@click.option("--sensitivity-margin", type=click.FloatRange(0, 1, max_open=True),
+              help="Probes: the P(good) - P(bad) margin of the second sensitivity measure [0.01].")
 @click.option("--limit", type=click.IntRange(min=1), help="At most N pairs per paradigm (items per suite).")
 @click.option("--save-tokens", is_flag=True, help="Pairs: also save every token's log-probability.")
 @click.option("--paradigms", "show_paradigms", is_flag=True, help="Print per-paradigm (per-suite) rows too.")
-def eval_command(model, scorer, data, out, method, reduction, tie, probe_method, top_k, sensitivity_margin,
-                 first_token, pll, ngram_model, unigram_corpus, dtype, device, device_map, batch_tokens, limit,
-                 save_tokens, show_paradigms) -> None:
+@click.option("--first-token", hidden=True)
+@click.option("--pll", hidden=True)
+@click.option("--ngram-model", hidden=True)
+@click.option("--batch-tokens", hidden=True)
+@click.option("--unigram-corpus", hidden=True)
+def eval_command(scorer, scorer_option, list_options, model, device, dtype, device_map, data, out, method, reduction,
+                 slor_corpus, tie, probe_method, top_k, sensitivity_margin, limit, save_tokens, show_paradigms,
+                 first_token, pll, ngram_model, batch_tokens, unigram_corpus) -> None:
     """Score minimal pairs (or cloze probe items) with a language model and report accuracy like BLiMP."""
-    from blimpgen.evaluate.probes import ProbeOptions
-    from blimpgen.evaluate.run import (
-        EvalOptions,
-        format_table,
-        is_main_process,
-        run_eval,
-    )
+    from blimpgen.evaluate.distributed import is_main_process
+    from blimpgen.evaluate.runner import format_table, run_eval
+    from blimpgen.evaluate.scoring.registrations import command_line_options, list_options as describe, scorers
 
-    scorer_options = {"model": model, "first_token": first_token, "pll": pll, "ngram_model": ngram_model,
-                      "dtype": dtype, "device": device, "device_map": device_map, "batch_tokens": batch_tokens}
-    if scorer.split(".v")[0] == "unigram":
-        scorer_options["corpus"] = unigram_corpus
-    scorer_options = {k: v for k, v in scorer_options.items() if v is not None}
-    options = EvalOptions(method=method, reduction=reduction, tie=tie, unigram_corpus=unigram_corpus,
-                          limit=limit, save_tokens=save_tokens)
-    probe_options = ProbeOptions(probe_method=probe_method, top_k=tuple(top_k) or ProbeOptions().top_k,
-                                 margin=sensitivity_margin, tie=tie, limit=limit)
-    result = run_eval(scorer, scorer_options, data, out, options, show_progress=True, probe_options=probe_options)
+    if list_options:
+        click.echo(describe(scorer))
+        return
+    if not data:
+        raise click.UsageError("Missing option '--data'.")
+    assignments = list(scorer_option)
+    given = {"first_token": first_token, "pll": pll, "ngram_model": ngram_model, "batch_tokens": batch_tokens}
+    for key, value in given.items():
+        if value is not None:
+            _deprecated(DEPRECATED[key], f"--scorer-option {key}={value}")
+            assignments.append(f"{key}={value}")
+    if unigram_corpus is not None:  # it was the unigram scorer's corpus and SLOR's
+        _deprecated("--unigram-corpus", f"--scorer-option corpus={unigram_corpus} (unigram) or --slor-corpus "
+                                        f"{unigram_corpus} (--reduction slor)")
+        if "corpus" in _parameters(scorers.get(scorer)) and not any(a.startswith("corpus=") for a in assignments):
+            assignments.append(f"corpus={unigram_corpus}")
+        if reduction == "slor" and slor_corpus is None:
+            slor_corpus = unigram_corpus
+    flags = {key: value for key, value in (("model", model), ("device", device), ("dtype", dtype),
+                                           ("device_map", device_map)) if value is not None}
+    options = {"method": method, "reduction": reduction, "unigram_corpus": slor_corpus, "tie": tie, "limit": limit,
+               "save_tokens": save_tokens or None, "probe_method": probe_method, "top_k": tuple(top_k) or None,
+               "margin": sensitivity_margin}
+    result = run_eval(scorer, command_line_options(scorer, assignments, flags), data, out,
+                      {key: value for key, value in options.items() if value is not None}, show_progress=True)
     if is_main_process():
-        click.echo(format_table(result, paradigms=show_paradigms))
+        click.echo(format_table(result, detail=show_paradigms))
         if out:
             click.echo(f"results written to {out}/")
+
+
+def _deprecated(flag: str, instead: str) -> None:
+    """One line on stderr (the main process's) for a deprecated flag."""
+    from blimpgen.evaluate.distributed import is_main_process
+
+    if is_main_process():
+        click.echo(f"note: {flag} is deprecated; use {instead}", err=True)
+
+
+def _parameters(factory: object) -> list[str]:
+    import inspect
+
+    return list(inspect.signature(factory).parameters)  # type: ignore[arg-type]
 
 
 @click.command("report")
@@ -90,7 +122,7 @@ def eval_command(model, scorer, data, out, method, reduction, tie, probe_method,
                                "[mc_accuracy].")
 def report_command(results, plots, human, out, metric) -> None:
     """Combine result folders into a models x phenomena table (probes: models x suites) and figures."""
-    from blimpgen.evaluate.report import run_report
+    from blimpgen.evaluate.reporting.report import run_report
 
     click.echo(run_report(results, plots=plots, human=human, out=out, metric=metric))
 
@@ -113,7 +145,7 @@ def ngram_group() -> None:
 @click.option("--cased", is_flag=True, help="Keep case (scoring must then use the same).")
 def ngram_train_command(corpus, output, order, discount, unk_cutoff, corpus_format, cased) -> None:
     """Train an interpolated Kneser-Ney model (nltk's estimator) and write it as ARPA."""
-    from blimpgen.evaluate.scorers.ngram import train_ngram_file
+    from blimpgen.evaluate.scoring.scorers.ngram import train_ngram_file
 
     model = train_ngram_file(corpus, output, order=order, discount=discount, unk_cutoff=unk_cutoff,
                              corpus_format=corpus_format, lowercase=not cased)

@@ -9,8 +9,7 @@ from __future__ import annotations
 import click
 
 from blimpgen.cli import OutputPath
-
-DTYPES = ("float32", "bfloat16", "float16", "auto")
+from blimpgen.evaluate.scoring.options import DTYPES
 
 
 def _int_list(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[int, ...] | None:
@@ -62,7 +61,8 @@ def probe_group() -> None:
 def curve_command(model, train, eval_path, eval_fraction, control_train, control_eval, sizes, seeds, epochs, steps,
                   lr, batch_size, weight_decay, device, dtype, out, plot, quiet) -> None:
     """Train only the MLM head on N items per seed, score held-out items, and report WS and MAX (oLMpics)."""
-    from blimpgen.evaluate.curves import format_curve, run_learning_curve
+    from blimpgen.evaluate.curves.runner import run_learning_curve
+    from blimpgen.evaluate.reporting.tables import format_curve
 
     if eval_path is not None and eval_fraction is not None:
         raise click.UsageError("give --eval or --eval-fraction, not both")

@@ -12,7 +12,7 @@ def require(module: str, extra: str = "export") -> ModuleType:
     """Import ``module`` or explain which extra installs it.
 
     Raises:
-        BlimpgenError: when the module is not installed.
+        MissingDependencyError: when the module is not installed (naming the extra to install).
     """
     try:
         return importlib.import_module(module)

@@ -176,7 +176,7 @@ def read_card_header(folder: Path | str) -> dict[str, Any]:
     """Parse the YAML header of ``folder/README.md``.
 
     Raises:
-        BlimpgenError: when the card is missing or its header is not a YAML mapping.
+        DataError: when the card is missing or its header is not a YAML mapping.
     """
     path = Path(folder) / "README.md"
     try:
@@ -200,7 +200,7 @@ def card_config_names(folder: Path | str) -> list[str]:
     """Config names listed under ``configs:`` in a card, in card order.
 
     Raises:
-        BlimpgenError: when the card has no ``configs:`` list.
+        DataError: when the card has no ``configs:`` list.
     """
     header = read_card_header(folder)
     configs = header.get("configs")

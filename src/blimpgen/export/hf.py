@@ -72,7 +72,7 @@ def row_from_pair(pair: MinimalPair) -> dict[str, Any]:
     """One dataset row: every column present, absent values as null, ``slots`` as JSON.
 
     Raises:
-        BlimpgenError: when ``seed`` is not an integer.
+        DataError: when ``seed`` is not an integer.
     """
     row = {name: getattr(pair, name) for name in COLUMNS}
     if row["seed"] is not None and (isinstance(row["seed"], bool) or not isinstance(row["seed"], int)):
@@ -85,7 +85,7 @@ def pair_from_row(row: dict[str, Any]) -> MinimalPair:
     """The record back from a dataset row (ours, or any BLiMP-schema row).
 
     Raises:
-        BlimpgenError: when ``slots`` is not a JSON object.
+        DataError: when ``slots`` is not a JSON object.
     """
     kwargs = {name: row[name] for name in COLUMNS
               if name != "slots" and row.get(name) is not None}
@@ -107,7 +107,7 @@ def collect_configs(data: Path | str) -> dict[str, list[MinimalPair]]:
     Configs are sorted by UID; pairs keep their file order.
 
     Raises:
-        BlimpgenError: on unreadable input, an invalid UID, a duplicate ``pair_id``, or no pairs.
+        DataError: on unreadable input, an invalid UID, a duplicate ``pair_id``, or no pairs.
     """
     configs: dict[str, list[MinimalPair]] = {}
     seen: dict[str, Path] = {}
@@ -144,7 +144,9 @@ def export_dataset(data: Path | str, out: Path | str, *, layout: str = "hub", ov
         dataset_id: the Hub repo id, when known, for the card's loading example.
 
     Raises:
-        BlimpgenError: on bad input, an unknown layout, or an existing ``out``.
+        DataError: on bad input (``file:line``) or a value that does not fit its column.
+        OptionError: for an unknown layout, an ``out`` inside the input, or an existing ``out``.
+        MissingDependencyError: without the ``export`` extra.
     """
     if layout not in LAYOUTS:
         raise OptionError(f"unknown layout {layout!r}; expected one of: {', '.join(LAYOUTS)}")
@@ -172,7 +174,8 @@ def write_parquet(pairs: Iterable[MinimalPair], path: Path) -> int:
         The number of pairs written.
 
     Raises:
-        BlimpgenError: when a value does not fit its column type.
+        DataError: when a value does not fit its column type.
+        MissingDependencyError: without pyarrow.
     """
     pq = require("pyarrow.parquet")
     table = _table(pairs, path.parent.name)
@@ -185,7 +188,7 @@ def read_export(folder: Path | str, uid: str) -> Iterator[MinimalPair]:
     """Read one config of an export (either layout) back as records, in order.
 
     Raises:
-        BlimpgenError: when ``uid`` is not in the export.
+        OptionError: when ``uid`` is not in the export.
     """
     folder = Path(folder)
     shards = sorted((folder / "data" / uid).glob(f"{dataset_card.SPLIT}-*.parquet"))

@@ -112,8 +112,8 @@ def write_task_files(data: Path | str, out: Path | str, *, group: str = DEFAULT_
         overwrite: replace an earlier output of this command at ``out``.
 
     Raises:
-        BlimpgenError: when ``data`` is not a Hub-layout export, ``group`` is not a valid
-            name, or ``out`` exists.
+        DataError: when ``data`` is not a Hub-layout export.
+        OptionError: when ``group`` is not a valid name, or ``out`` exists.
     """
     if not _NAME_PATTERN.fullmatch(group):
         raise OptionError(f"group name {group!r} must be letters, digits, '_', '-' or '.' "

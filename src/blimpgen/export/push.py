@@ -40,8 +40,10 @@ def push_folder(folder: Path | str, repo_id: str, *, token: str | None = None, p
         commit_message: defaults to a message naming blimpgen.
 
     Raises:
-        BlimpgenError: for a folder that is not an export, a bad repo id, or a Hub error
-            (authentication, permissions, network), as one line.
+        DataError: for a folder that is not an export.
+        OptionError: for a bad repo id.
+        ServiceError: for a Hub error (authentication, permissions, network), as one line.
+        MissingDependencyError: without huggingface_hub.
     """
     folder = Path(folder)
     if not is_export_folder(folder) or not (folder / "data").is_dir():
@@ -87,7 +89,8 @@ def export_and_push(data: Path | str, repo_id: str, out: Path | str | None = Non
         license_id: the card's Hub license id.
 
     Raises:
-        BlimpgenError: as :func:`export_dataset` and :func:`push_folder`.
+        DataError, OptionError, ServiceError, MissingDependencyError: as
+            :func:`~blimpgen.export.hf.export_dataset` and :func:`push_folder`.
     """
     options = {"pretty_name": pretty_name, "license_id": license_id, "dataset_id": repo_id}
     if out is not None:

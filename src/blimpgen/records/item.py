@@ -70,6 +70,12 @@ class ProbeItem(Provenance):
         """``item_id``."""
         return self.item_id
 
+    @property
+    def is_contrast(self) -> bool:
+        """A ``cloze_contrast`` item: it has a good and a bad completion (sensitivity) and may have
+        expected ones (top-k); every item is also a multiple-choice item."""
+        return self.item_type == "cloze_contrast"
+
     def preview(self) -> list[str]:
         """The line for ``blimpgen show``: context, candidates, answer (and expected completions)."""
         return [f"  {self.context}   [{' / '.join(self.candidates)}] -> {self.answer}"

@@ -8,7 +8,9 @@ nowhere else; after that, code dispatches on classes, never on a string:
 * a spec document (YAML) with an ``item:`` key is a probe suite, otherwise a paradigm
   (:func:`spec_tag`, the discriminator of :data:`blimpgen.grammar.spec.SpecDocument`);
 * a record (one JSONL line) with an ``item_type`` key is a probe item, otherwise a minimal
-  pair (:func:`record_type`).
+  pair (:func:`record_type`);
+* an evaluation's ``results.json`` with ``"kind": "probes"`` is about probe items, otherwise
+  about minimal pairs (:func:`result_type`; :func:`result_header` writes the key).
 
 Adding a type means adding one class per layer and one branch to each function here.
 """
@@ -26,6 +28,8 @@ RECORD_TYPES: tuple[type, ...] = (MinimalPair, ProbeItem)
 # The key that makes a spec document a probe suite (its value is the probe's item type).
 SPEC_TYPE_KEY = "item"
 PARADIGM_TAG, PROBE_TAG = "paradigm", "probe"
+# The key that says what a results.json is about, and its value for probe items (pairs: absent).
+RESULT_TYPE_KEY, PROBE_RESULTS = "kind", "probes"
 
 
 def spec_tag(raw: Any) -> str:
@@ -42,3 +46,13 @@ def mismatch(found: type[Record], expected: type[Record]) -> str:
     """Why a line of type ``found`` is not the ``expected`` record (for a located DataError)."""
     why = f"it has an {TYPE_KEY!r} field" if found is ProbeItem else f"no {TYPE_KEY!r} field"
     return f"a {found.noun}, not a {expected.noun} ({why})"
+
+
+def result_type(data: Any) -> type[Record]:
+    """The record class a decoded ``results.json`` is about: :class:`ProbeItem` for ``"kind": "probes"``."""
+    return ProbeItem if isinstance(data, Mapping) and data.get(RESULT_TYPE_KEY) == PROBE_RESULTS else MinimalPair
+
+
+def result_header(record: type[Record]) -> dict[str, str]:
+    """The keys that open the ``results.json`` of an evaluation of ``record`` items (read by :func:`result_type`)."""
+    return {RESULT_TYPE_KEY: PROBE_RESULTS} if record is ProbeItem else {}

@@ -88,7 +88,7 @@ def make_checks(hits: Sequence[frozenset[str]], preferred: Sequence[tuple[str, s
         One :class:`AttentionCheck` per HIT, in order, with pairwise different good sentences.
 
     Raises:
-        BlimpgenError: when the data has too few distinct sentences of four or more words.
+        DataError: when the data has too few distinct sentences of four or more words.
     """
     pools = [list(preferred), list(fallback)]
     for pool in pools:

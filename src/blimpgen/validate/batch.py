@@ -88,7 +88,8 @@ def write_batch(data: Path | str, out: Path | str, options: BatchOptions,
         title: the heading on the HIT page.
 
     Raises:
-        BlimpgenError: bad data, an impossible design, or an existing batch without ``force``.
+        DataError: bad data.
+        OptionError: an impossible design, or an existing batch without ``force``.
     """
     out = Path(out)
     if (out / KEY_FILE).exists() and not force:
@@ -142,7 +143,7 @@ def load_batch(folder: Path | str) -> LoadedBatch:
     """Read a batch folder written by :func:`write_batch`.
 
     Raises:
-        BlimpgenError: a missing file; ``SpecError`` with ``file:line`` for a damaged key.
+        DataError: a missing or damaged file; ``SpecError`` with ``file:line`` for a damaged key.
     """
     folder = Path(folder)
     for name in (KEY_FILE, PROPERTIES_FILE):

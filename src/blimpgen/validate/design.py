@@ -106,7 +106,7 @@ def decode_item_code(code: str) -> tuple[int, str, str, str]:
     """Split an :attr:`Item.code` back into ``(slot, kind, UID, pair_id)``.
 
     Raises:
-        BlimpgenError: when ``code`` is not an item code.
+        DataError: when ``code`` is not an item code.
     """
     parts = code.split("|")
     if len(parts) != 4 or not parts[0].isdigit() or parts[1] not in KINDS:
@@ -163,8 +163,9 @@ def design_batch(pairs: Iterable[MinimalPair], options: BatchOptions) -> Design:
         The :class:`Design`; the same pairs and options always give the same design.
 
     Raises:
-        BlimpgenError: for duplicate pair ids, a paradigm with too few pairs, or too few
-            sentences to build distinct attention checks.
+        DataError: for duplicate pair ids, or too few sentences to build distinct
+            attention checks.
+        OptionError: for a paradigm with too few pairs for the design.
     """
     by_uid = _group(pairs)
     if not by_uid:

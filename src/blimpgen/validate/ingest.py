@@ -144,7 +144,7 @@ def ingest(batch_folder: Path | str, results: Sequence[Path | str],
 
     Raises:
         SpecErrors: one ``file:line: message`` per malformed row (unless ``skip_malformed``).
-        BlimpgenError: a missing or damaged batch, or unreadable results files.
+        DataError: a missing or damaged batch, unreadable results files, or no readable rows.
     """
     batch = load_batch(batch_folder)
     rows, malformed = read_results(results, batch)

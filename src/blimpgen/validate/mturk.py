@@ -32,7 +32,7 @@ def make_client(sandbox: bool = True) -> Any:
     """A boto3 MTurk client for the sandbox or production (credentials from the usual AWS chain).
 
     Raises:
-        BlimpgenError: when boto3 is not installed.
+        MissingDependencyError: when boto3 is not installed.
     """
     try:
         import boto3
@@ -54,7 +54,9 @@ def post_batch(batch_folder: Path | str, *, sandbox: bool = True, client: Any = 
         The path of ``posted.csv`` (``hit_code, HITId, HITTypeId, endpoint``).
 
     Raises:
-        BlimpgenError: missing question files, a batch already posted there, or too little balance.
+        DataError: missing question files or a damaged batch.
+        OptionError: a batch already posted there.
+        ServiceError: too little balance.
     """
     batch = load_batch(batch_folder)
     endpoint = SANDBOX_ENDPOINT if sandbox else PRODUCTION_ENDPOINT
@@ -94,7 +96,7 @@ def fetch_results(batch_folder: Path | str, out: Path | str, *, client: Any = No
     """Download every assignment of a posted batch as an MTurk results CSV.
 
     Raises:
-        BlimpgenError: when the batch was not posted (no ``posted.csv``).
+        DataError: when the batch was not posted (no ``posted.csv``).
     """
     batch = load_batch(batch_folder)
     posted = batch.folder / POSTED_FILE

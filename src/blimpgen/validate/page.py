@@ -76,7 +76,7 @@ def fill(html: str, values: Mapping[str, str]) -> str:
     """Substitute ``${name}`` placeholders in one pass, as MTurk does.
 
     Raises:
-        BlimpgenError: when a placeholder has no value.
+        DataError: when a placeholder has no value.
     """
     missing = [name for name in placeholders(html) if name not in values]
     if missing:

@@ -86,7 +86,8 @@ def read_results(paths: Sequence[Path | str], batch: LoadedBatch) -> tuple[list[
 
     Raises:
         SpecError: ``file:1`` when a required column is missing (the wrong file or batch).
-        BlimpgenError: when a file cannot be opened.
+        DataError: when a file cannot be opened.
+        OptionError: when no file is given.
     """
     if not paths:
         raise OptionError("no results files given; pass --results Batch_..._results.csv")

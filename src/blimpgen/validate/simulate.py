@@ -122,7 +122,8 @@ def simulate(batch_folder: Path | str, out: Path | str,
     """Write an MTurk-format results CSV for ``batch_folder`` from simulated workers.
 
     Raises:
-        BlimpgenError: bad options, too few workers, or a paradigm name that is not in the batch.
+        OptionError: bad options, too few workers, or a paradigm name that is not in the batch.
+        DataError: a missing or damaged batch.
     """
     refuse_inputs(out, {"--batch": batch_files(batch_folder)})
     batch = load_batch(batch_folder)

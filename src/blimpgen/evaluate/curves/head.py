@@ -1,0 +1,335 @@
+"""Head-only training of a masked LM on cloze probe items (the mechanics of the learning curve).
+
+Every parameter of the model is frozen except the masked-LM head's (for BERT, the
+prediction-head transform and the output bias). The head is found generically as the module
+that holds ``model.get_output_embeddings()``, and checked: applied to the encoder's states it
+must give the model's own logits. Its decoder weight is tied to the input embeddings in
+BERT-like models, so it stays frozen too: training it would move the input embeddings, and
+the encoder would no longer be the pre-trained one (oLMpics' own code unfreezes it). An
+untied decoder is part of the head and is trained. BERT, RoBERTa, XLM-R, ALBERT and DeBERTa-v2
+have such a head; DistilBERT, ELECTRA and ModernBERT keep their head's layers on the model
+itself and are refused with a one-line error.
+
+Because the encoder is frozen and runs without dropout, its state at the blank is computed
+once per context and cached; training then runs the head alone on those states. The loss is
+cross-entropy over the item's K candidates at the blank (a softmax restricted to them); items
+with per-option ``contexts`` score each option in its own context, by its log-probability
+there. Accuracy counts an item correct when the answer scores strictly highest (a tie is
+wrong).
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from blimpgen.errors import DataError, ModelLoadError
+from blimpgen.evaluate.options import OptionsModel, option_field
+from blimpgen.records.item import ProbeItem
+
+
+class TrainOptions(OptionsModel):
+    """How the head is trained in each run.
+
+    Args:
+        epochs: passes over the N items (ignored when ``steps`` is set).
+        steps: a fixed number of optimizer steps whatever N (cycling through the items).
+        lr: peak learning rate of AdamW (betas 0.9, 0.98, as in oLMpics' configuration).
+        batch_size: items per step.
+        weight_decay: on matrices only; biases and norm weights get none.
+        warmup_ratio: linear warm-up over this share of the steps, then linear decay to 0.
+
+    Raises:
+        OptionError: for a value out of range, naming its flag.
+    """
+
+    epochs: int = option_field(4, "--epochs", ge=1)
+    steps: int | None = option_field(None, "--steps", ge=1)
+    lr: float = option_field(5e-5, "--lr", gt=0)
+    batch_size: int = option_field(16, "--batch-size", ge=1)
+    weight_decay: float = option_field(0.1, "--weight-decay", ge=0)
+    warmup_ratio: float = option_field(0.06, "--warmup-ratio", ge=0, lt=1)
+
+
+def find_head(model: Any, name: str = "") -> tuple[str, Any, list[tuple[str, Any]]]:
+    """(module name, module, trainable parameters) of a masked LM's prediction head.
+
+    The head is the parent of ``get_output_embeddings()``; its parameters shared with the
+    input embeddings (a tied decoder weight) are left out.
+
+    Raises:
+        ModelLoadError: when the model has no output layer or its head is not a separate module.
+    """
+    name = name or type(model).__name__
+    output = model.get_output_embeddings() if hasattr(model, "get_output_embeddings") else None
+    if output is None:
+        raise ModelLoadError(f"{name} has no masked-LM head (get_output_embeddings() is None); "
+                             f"learning curves need a masked LM such as BERT or RoBERTa")
+    module_names = {id(module): module_name for module_name, module in model.named_modules()}
+    output_name = module_names[id(output)]
+    head_name = output_name.rpartition(".")[0]
+    base = getattr(model, "base_model", model)
+    if not head_name or base is model:
+        raise ModelLoadError(f"{name}: its output layer {output_name!r} is not inside a separate head module; "
+                             "head-only training supports models whose head is one module (BERT, RoBERTa, ALBERT, ...)")
+    head = model.get_submodule(head_name)
+    tied = {id(p) for p in model.get_input_embeddings().parameters()}
+    trainable = [(f"{head_name}.{n}", p) for n, p in head.named_parameters() if id(p) not in tied]
+    if not trainable:
+        raise ModelLoadError(f"{name}: the head {head_name!r} has no parameters of its own to train")
+    return head_name, head, trainable
+
+
+@dataclass(frozen=True)
+class PreparedItems:
+    """Items tokenized and checked: each distinct masked context (token ids, blank position)
+    and, per item and option, its context's index and the candidate's token id."""
+
+    contexts: list[list[int]]
+    positions: list[int]
+    rows: list[list[int]]
+    tokens: list[list[int]]
+    answers: list[int]
+
+
+def prepare_items(tokenizer: Any, items: Sequence[ProbeItem], where: str = "items", name: str = "the model",
+                  max_length: int = 10**6) -> PreparedItems:
+    """Tokenize probe items for a masked LM and check them, with the tokenizer alone.
+
+    Raises:
+        DataError: for no items, a candidate that is not one token (or is unknown), two
+            candidates with one token, or a context that is not one blank within ``max_length``.
+    """
+    if not items:
+        raise DataError(f"{where}: no items")
+    index: dict[str, int] = {}
+    contexts: list[list[int]] = []
+    positions: list[int] = []
+    rows, tokens, answers = [], [], []
+    for item in items:
+        item_rows, item_tokens = [], []
+        for option in item.candidates:
+            left, right = item.split(option)
+            text = left + tokenizer.mask_token + right
+            if text not in index:
+                ids = tokenizer(text)["input_ids"]
+                found = [i for i, t in enumerate(ids) if t == tokenizer.mask_token_id]
+                if len(found) != 1:
+                    raise DataError(f"{where}: item {item.item_id}: its context has {len(found)} mask tokens "
+                                    f"after tokenization, not one")
+                if len(ids) > max_length:
+                    raise DataError(f"{where}: item {item.item_id}: {len(ids)} tokens, more than {name} "
+                                    f"takes ({max_length})")
+                index[text] = len(contexts)
+                contexts.append(ids)
+                positions.append(found[0])
+            item_rows.append(index[text])
+            item_tokens.append(_candidate_token(tokenizer, item, option, left, right, where, name))
+        if len(set(item_tokens)) != len(item_tokens):
+            raise DataError(f"{where}: item {item.item_id}: candidates {list(item.candidates)} share a token "
+                            f"in {name}'s vocabulary")
+        rows.append(item_rows)
+        tokens.append(item_tokens)
+        answers.append(item.candidates.index(item.answer))
+    return PreparedItems(contexts, positions, rows, tokens, answers)
+
+
+def _candidate_token(tokenizer: Any, item: ProbeItem, option: str, left: str, right: str, where: str,
+                     name: str) -> int:
+    """The one token ``option`` is in its context (its word-initial form included)."""
+    from blimpgen.evaluate.scoring.scorers._torch import option_token_ids
+
+    inside, _ = option_token_ids(tokenizer, left, option, right)
+    pieces = tokenizer.convert_ids_to_tokens(inside)
+    if len(inside) != 1:
+        raise DataError(f"{where}: item {item.item_id}: candidate {option!r} is {len(inside)} tokens in {name} "
+                        f"({' '.join(pieces)}); learning curves need single-token candidates")
+    token = inside[0]
+    if token == tokenizer.unk_token_id:
+        raise DataError(f"{where}: item {item.item_id}: candidate {option!r} is not in {name}'s vocabulary "
+                        f"(it becomes {pieces[0]})")
+    return token
+
+
+@dataclass
+class EncodedItems:
+    """Items ready for the head: cached encoder states at the blank and, per item and option,
+    the state's row, the candidate's token id, and whether the slot is used (K varies)."""
+
+    states: Any
+    rows: Any
+    tokens: Any
+    valid: Any
+    answers: Any
+    chance: float
+
+    def __len__(self) -> int:
+        return int(self.answers.shape[0])
+
+
+class HeadTrainer:
+    """Trains a masked LM's head in place, everything else frozen.
+
+    Args:
+        model: a loaded ``AutoModelForMaskedLM``.
+        tokenizer: its fast tokenizer (with a mask token).
+        name: the model's name, for messages.
+
+    Raises:
+        ModelLoadError: for a tokenizer that does not fit the model or has no mask token, or
+            when the head cannot be separated from the encoder.
+    """
+
+    def __init__(self, model: Any, tokenizer: Any, name: str = "") -> None:
+        import torch
+
+        from blimpgen.evaluate.scoring.scorers._torch import check_tokenizer, embedding_rows
+
+        self.name = name or type(model).__name__
+        check_tokenizer(tokenizer, embedding_rows(model), self.name)
+        if tokenizer.mask_token_id is None:
+            raise ModelLoadError(f"tokenizer of {self.name} has no mask token; learning curves need a masked LM")
+        self.model, self.tokenizer, self._torch = model.eval(), tokenizer, torch
+        self.head_name, self.head, self.trainable = find_head(model, self.name)
+        for parameter in model.parameters():
+            parameter.requires_grad_(False)
+        for _, parameter in self.trainable:
+            parameter.requires_grad_(True)
+        self._initial = [parameter.detach().clone() for _, parameter in self.trainable]
+        self._check_head()
+
+    @property
+    def device(self) -> Any:
+        return self.model.get_input_embeddings().weight.device
+
+    def _encoder_states(self, ids: Any, mask: Any) -> Any:
+        return self.model.base_model(input_ids=ids, attention_mask=mask)[0]
+
+    def _check_head(self) -> None:
+        """The head applied to the encoder's states must give the model's own logits."""
+        torch = self._torch
+        ids = torch.tensor([self.tokenizer(self.tokenizer.mask_token)["input_ids"]], device=self.device)
+        mask = torch.ones_like(ids)
+        try:
+            with torch.no_grad():
+                expected = self.model(input_ids=ids, attention_mask=mask).logits.float()
+                got = self.head(self._encoder_states(ids, mask)).float()
+            same = got.shape == expected.shape and torch.allclose(got, expected, rtol=1e-3, atol=1e-3)
+        except (RuntimeError, TypeError, AttributeError, IndexError):
+            same = False
+        if not same:
+            raise ModelLoadError(f"{self.name}: {self.head_name}(encoder states) does not reproduce the model's "
+                                 f"logits, so its head cannot be trained on its own")
+
+    def reset(self) -> None:
+        """Put the pre-trained head back."""
+        with self._torch.no_grad():
+            for (_, parameter), initial in zip(self.trainable, self._initial):
+                parameter.copy_(initial)
+
+    def encode(self, items: Sequence[ProbeItem] | PreparedItems, where: str = "items",
+               batch_rows: int = 64) -> EncodedItems:
+        """Cache the encoder's states at the blank of each context (items are prepared first).
+
+        Raises:
+            DataError: from :func:`prepare_items`.
+        """
+        torch = self._torch
+        prepared = items if isinstance(items, PreparedItems) else prepare_items(self.tokenizer, items, where, self.name)
+        contexts, positions = prepared.contexts, prepared.positions
+        pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
+        states = torch.empty((len(contexts), self.model.config.hidden_size), dtype=torch.float32, device=self.device)
+        order = sorted(range(len(contexts)), key=lambda i: len(contexts[i]))
+        with torch.no_grad():
+            for begin in range(0, len(order), batch_rows):
+                batch = order[begin:begin + batch_rows]
+                width = max(len(contexts[i]) for i in batch)
+                ids = torch.full((len(batch), width), pad, dtype=torch.long)
+                mask = torch.zeros((len(batch), width), dtype=torch.long)
+                for r, i in enumerate(batch):
+                    ids[r, :len(contexts[i])] = torch.tensor(contexts[i])
+                    mask[r, :len(contexts[i])] = 1
+                out = self._encoder_states(ids.to(self.device), mask.to(self.device))
+                rows = torch.arange(len(batch), device=out.device)
+                picked = out[rows, torch.tensor([positions[i] for i in batch], device=out.device)]
+                states[torch.tensor(batch, device=self.device)] = picked.float().to(self.device)
+        width = max(len(r) for r in prepared.rows)
+        pads = [[0] * (width - len(r)) for r in prepared.rows]
+        return EncodedItems(
+            states=states,
+            rows=torch.tensor([r + p for r, p in zip(prepared.rows, pads)], device=self.device),
+            tokens=torch.tensor([t + p for t, p in zip(prepared.tokens, pads)], device=self.device),
+            valid=torch.tensor([[True] * len(r) + [False] * len(p) for r, p in zip(prepared.rows, pads)],
+                               device=self.device),
+            answers=torch.tensor(prepared.answers, device=self.device),
+            chance=statistics.fmean(1 / len(r) for r in prepared.rows))
+
+    def scores(self, data: EncodedItems, batch: Any) -> Any:
+        """``[b, K]``: log-probability of each candidate of ``data[batch]`` at its blank (-inf in unused slots)."""
+        rows = data.rows[batch]
+        unique, inverse = self._torch.unique(rows, return_inverse=True)
+        states = data.states[unique].to(self.trainable[0][1].dtype)  # fp32 once training has begun
+        logprobs = self.head(states).float().log_softmax(dim=-1)
+        return logprobs[inverse, data.tokens[batch]].masked_fill(~data.valid[batch], float("-inf"))
+
+    def fit(self, data: EncodedItems, indices: Sequence[int], seed: int, options: TrainOptions) -> list[float]:
+        """Train the head on ``data[indices]``; return the mean training loss of each epoch."""
+        torch = self._torch
+        if any(p.dtype != torch.float32 for p in self.head.parameters()):
+            self.model.float()  # train in fp32; the states are cached already
+        cuda = [self.device.index or 0] if self.device.type == "cuda" else []
+        with torch.random.fork_rng(devices=cuda):  # a head with dropout is seeded; the caller's RNG is untouched
+            torch.manual_seed(seed)
+            return self._fit(data, indices, seed, options)
+
+    def _fit(self, data: EncodedItems, indices: Sequence[int], seed: int, options: TrainOptions) -> list[float]:
+        torch = self._torch
+        generator = torch.Generator().manual_seed(seed)
+        index = torch.tensor(list(indices), dtype=torch.long)
+        per_epoch = math.ceil(len(index) / options.batch_size)
+        total = options.steps if options.steps is not None else options.epochs * per_epoch
+        warmup = round(total * options.warmup_ratio)
+        parameters = [p for _, p in self.trainable]
+        groups = [{"params": [p for p in parameters if p.ndim >= 2], "weight_decay": options.weight_decay},
+                  {"params": [p for p in parameters if p.ndim < 2], "weight_decay": 0.0}]
+        optimizer = torch.optim.AdamW([g for g in groups if g["params"]], lr=options.lr, betas=(0.9, 0.98))
+        schedule = torch.optim.lr_scheduler.LambdaLR(
+            optimizer, lambda s: (s + 1) / warmup if s < warmup else max(0.0, (total - s) / max(1, total - warmup)))
+        losses: list[float] = []
+        step = 0
+        self.head.train()
+        while step < total:
+            order = index[torch.randperm(len(index), generator=generator)]
+            summed, seen = 0.0, 0
+            for begin in range(0, len(order), options.batch_size):
+                if step == total:
+                    break
+                batch = order[begin:begin + options.batch_size].to(self.device)
+                loss = torch.nn.functional.cross_entropy(self.scores(data, batch), data.answers[batch])
+                optimizer.zero_grad(set_to_none=True)
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(parameters, 1.0)
+                optimizer.step()
+                schedule.step()
+                summed += loss.item() * len(batch)
+                seen += len(batch)
+                step += 1
+            losses.append(summed / seen)
+        self.head.eval()
+        return losses
+
+    def accuracy(self, data: EncodedItems, batch_items: int = 256) -> float:
+        """Share of items whose answer scores strictly highest among their candidates."""
+        torch = self._torch
+        correct = 0
+        with torch.no_grad():
+            for begin in range(0, len(data), batch_items):
+                batch = torch.arange(begin, min(begin + batch_items, len(data)), device=self.device)
+                scores = self.scores(data, batch)
+                answer = scores.gather(1, data.answers[batch].unsqueeze(1))
+                others = scores.scatter(1, data.answers[batch].unsqueeze(1), float("-inf"))
+                correct += int((answer.squeeze(1) > others.max(dim=1).values).sum())
+        return correct / len(data)

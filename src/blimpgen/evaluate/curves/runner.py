@@ -1,0 +1,207 @@
+"""Running a learning curve: read item files, train the head per (N, seed), write ``curve.json``/``curve.csv``.
+
+The protocol (sizes, weights, WS/MAX) is :mod:`blimpgen.evaluate.curves.protocol`; the head
+trainer is :mod:`blimpgen.evaluate.curves.head`; the table and the figure are drawn by
+:mod:`blimpgen.evaluate.reporting`.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from blimpgen.errors import DataError, MissingDependencyError, OptionError
+from blimpgen.evaluate.curves.head import EncodedItems, HeadTrainer, PreparedItems, TrainOptions, prepare_items
+from blimpgen.evaluate.curves.protocol import SIZES, Curve, CurveResult, Run, split_items, weights_for
+from blimpgen.evaluate.scoring.scorers.hf_masked import load_masked_lm, load_masked_lm_tokenizer
+from blimpgen.records.item import ProbeItem
+
+
+def run_curve(trainer: HeadTrainer, label: str, train: EncodedItems, held_out: EncodedItems,
+              sizes: Sequence[int], seeds: Sequence[int], options: TrainOptions,
+              progress: Callable[[str], None] | None = None) -> Curve:
+    """One learning curve: for each N that fits and each seed, train on the first N items of a
+    seeded shuffle, then score the held-out items.
+
+    Raises:
+        DataError: when no size fits the training set.
+        OptionError: for sizes that cannot be weighted.
+    """
+    weights = weights_for(sizes)
+    ran = [n for n in sorted(weights) if n <= len(train)]
+    skipped = tuple(n for n in sorted(weights) if n > len(train))
+    if not ran:
+        raise DataError(f"{label}: {len(train)} training items, fewer than the smallest size {min(weights)}")
+    notes = [f"N={', '.join(map(str, skipped))} skipped: only {len(train)} training items"] if skipped else []
+    if not set(weights) <= set(SIZES):
+        notes.append("sizes are not the oLMpics grid: WS weights taken by rank (smallest N, largest weight)")
+    if set(ran) != set(SIZES):
+        kept = sum(weights[n] for n in ran)
+        notes.append(f"WS renormalised over the {len(ran)} sizes that ran (their weights sum to {kept:.2f})")
+    trainer.reset()
+    zero_shot = trainer.accuracy(held_out)
+    runs = []
+    for size in ran:
+        for seed in seeds:
+            order = list(range(len(train)))
+            random.Random(seed).shuffle(order)
+            trainer.reset()
+            losses = trainer.fit(train, order[:size], seed, options)
+            accuracy = trainer.accuracy(held_out)
+            steps = options.steps if options.steps is not None else options.epochs * math.ceil(size / options.batch_size)
+            runs.append(Run(size, seed, accuracy, losses[0], losses[-1], steps))
+            if progress is not None:
+                progress(f"{label} N={size} seed={seed}: accuracy {accuracy:.3f} "
+                         f"(train loss {losses[0]:.3f} -> {losses[-1]:.3f})")
+    trainer.reset()
+    total = sum(weights[n] for n in ran)
+    return Curve(label, len(train), len(held_out), held_out.chance, zero_shot, tuple(runs),
+                 {n: weights[n] / total for n in ran}, skipped, tuple(notes))
+
+
+def learning_curve(model_name_or_path: str, train_items: Sequence[ProbeItem], eval_items: Sequence[ProbeItem], *,
+                   sizes: Sequence[int] = SIZES, seeds: Sequence[int] = (0, 1, 2), epochs: int = 4,
+                   steps: int | None = None, lr: float = 5e-5, batch_size: int = 16, weight_decay: float = 0.1,
+                   warmup_ratio: float = 0.06, device: str | None = None, dtype: str = "float32",
+                   control_train: Sequence[ProbeItem] | None = None, control_eval: Sequence[ProbeItem] | None = None,
+                   sources: dict[str, str] | None = None,
+                   progress: Callable[[str], None] | None = None) -> CurveResult:
+    """The oLMpics learning curve of a masked LM's head on probe items (and on a control's).
+
+    Every item set is tokenized and checked before any training, so a bad candidate fails fast.
+
+    Args:
+        model_name_or_path: hub id or local folder of an ``AutoModelForMaskedLM``.
+        train_items: items to draw the N training items from.
+        eval_items: held-out items to score after each run.
+        sizes: the training-set sizes N; those larger than the training set are skipped.
+        seeds: one run per seed at each N (the seed picks the N items and the batch order).
+        epochs, steps, lr, batch_size, weight_decay, warmup_ratio: see :class:`TrainOptions`.
+        device: ``cpu``, ``cuda``...; default: CUDA when available.
+        dtype: of the encoder passes (``float32``, ``bfloat16``, ``float16``, ``auto``); the head trains in fp32.
+        control_train, control_eval: the control's items (e.g. ``control="no_language"``), both or neither.
+        sources: names for messages: ``train``, ``eval``, ``control_train``, ``control_eval`` (file paths).
+        progress: called with one line per run.
+
+    Raises:
+        OptionError: for bad sizes, seeds or training options, or half a control.
+        ModelLoadError: for a model that cannot be loaded, has no masked-LM head, or whose
+            tokenizer is missing or does not fit.
+        DataError: for bad items (naming the item) or too few training items.
+    """
+    options = TrainOptions(epochs=epochs, steps=steps, lr=lr, batch_size=batch_size, weight_decay=weight_decay,
+                           warmup_ratio=warmup_ratio)
+    sizes, seeds = [int(n) for n in sizes], [int(s) for s in seeds]
+    if not sizes or min(sizes) < 1 or len(set(sizes)) != len(sizes):
+        raise OptionError(f"sizes must be distinct positive integers, got {sizes}")
+    if not seeds or len(set(seeds)) != len(seeds):
+        raise OptionError(f"seeds must be distinct integers, got {seeds}")
+    if (control_train is None) != (control_eval is None):
+        raise OptionError("a control needs both its training and its held-out items")
+    weights_for(sizes)
+    where = {"train": "training items", "eval": "held-out items", "control_train": "control training items",
+             "control_eval": "control held-out items", **(sources or {})}
+    tokenizer, max_length = load_masked_lm_tokenizer(model_name_or_path)
+
+    def prepare(items: Sequence[ProbeItem], key: str) -> PreparedItems:
+        return prepare_items(tokenizer, items, where[key], model_name_or_path, max_length)
+
+    prepared = {"language": (prepare(train_items, "train"), prepare(eval_items, "eval"))}
+    notes = _overlap_notes("language", train_items, eval_items)
+    if control_train is not None and control_eval is not None:
+        kinds = sorted({item.control for item in [*control_train, *control_eval]})
+        label = kinds[0] if len(kinds) == 1 and kinds[0] != "none" else "control"
+        if label != "no_language":
+            notes.append(f"the control's items are marked control={', '.join(kinds)}, not no_language")
+        prepared[label] = (prepare(control_train, "control_train"), prepare(control_eval, "control_eval"))
+        notes += _overlap_notes(label, control_train, control_eval)
+    for label, (train, _) in prepared.items():
+        if len(train.answers) < min(sizes):
+            raise DataError(f"{label}: {len(train.answers)} training items, fewer than the smallest size {min(sizes)}")
+    trainer = HeadTrainer(load_masked_lm(model_name_or_path, tokenizer, dtype, device), tokenizer, model_name_or_path)
+    sets = {label: (trainer.encode(train), trainer.encode(held)) for label, (train, held) in prepared.items()}
+    curves = [run_curve(trainer, label, train, held, sizes, seeds, options, progress)
+              for label, (train, held) in sets.items()]
+    settings = {"sizes": sorted(sizes), "seeds": seeds, **options.model_dump(), "device": str(trainer.device),
+                "dtype": dtype, "head": trainer.head_name, "trained": [n for n, _ in trainer.trainable],
+                "encoder": "frozen; eval mode (no dropout); states at the blank cached"}
+    return CurveResult(model_name_or_path, settings, curves[0], curves[1] if len(curves) > 1 else None, tuple(notes))
+
+
+def _overlap_notes(label: str, train: Sequence[ProbeItem], held_out: Sequence[ProbeItem]) -> list[str]:
+    shared = {item.item_id for item in train} & {item.item_id for item in held_out}
+    return [f"{label}: {len(shared)} item ids are in both the training and the held-out items"] if shared else []
+
+
+def write_curve(result: CurveResult, folder: str | Path) -> list[Path]:
+    """Write ``curve.json`` (everything) and ``curve.csv`` (one row per curve and N), atomically."""
+    import csv
+    import json
+
+    from blimpgen._io import atomic_writer
+
+    folder = Path(folder)
+    with atomic_writer(folder / "curve.json") as handle:
+        json.dump(result.to_dict(), handle, indent=2)
+        handle.write("\n")
+    with atomic_writer(folder / "curve.csv") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(["curve", "size", "weight", "mean", "std", "max", "accuracies"])
+        for curve in result.curves():
+            for p in curve.points():
+                writer.writerow([curve.label, p["size"], f"{p['weight']:.6f}", f"{p['mean']:.6f}",
+                                 f"{p['std']:.6f}", f"{p['max']:.6f}", ";".join(f"{a:.6f}" for a in p["accuracies"])])
+    return [folder / "curve.json", folder / "curve.csv"]
+
+
+def run_learning_curve(model: str, train: str | Path, eval_path: str | Path | None = None,
+                       eval_fraction: float = 0.2, control_train: str | Path | None = None,
+                       control_eval: str | Path | None = None, out: str | Path | None = None,
+                       plot: str | Path | None = None, **options: Any) -> CurveResult:
+    """Read item files, run :func:`learning_curve`, and write ``curve.json``/``curve.csv`` (and a plot).
+
+    Without ``eval_path`` a seeded ``eval_fraction`` of the training file is held out (the
+    control's file likewise, without ``control_eval``). Nothing is written unless the run succeeds.
+
+    Raises:
+        DataError: for unreadable files or bad items (``file:line``).
+        OptionError: for bad options or an ``out`` that is a file.
+        ModelLoadError: for a model unsuitable for head-only training.
+        MissingDependencyError: for ``plot`` without matplotlib.
+    """
+    from blimpgen.records.jsonl import read_items
+
+    if out is not None and Path(out).exists() and not Path(out).is_dir():
+        raise OptionError(f"{out}: exists and is not a folder")
+    if control_eval is not None and control_train is None:
+        raise OptionError("--control-eval needs --control-train")
+    if plot is not None:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise MissingDependencyError("--plot needs matplotlib: pip install 'blimpgen[eval]'") from None
+    train_items = list(read_items(train))
+    if eval_path is not None:
+        train_part, eval_items = train_items, list(read_items(eval_path))
+    else:
+        train_part, eval_items = split_items(train_items, eval_fraction)
+    sources = {"train": str(train), "eval": str(eval_path) if eval_path else f"{train} (held-out part)"}
+    control_parts: tuple[list, list] | tuple[None, None] = (None, None)
+    if control_train is not None:
+        items = list(read_items(control_train))
+        control_parts = ((items, list(read_items(control_eval))) if control_eval is not None
+                         else split_items(items, eval_fraction))
+        sources.update(control_train=str(control_train),
+                       control_eval=str(control_eval) if control_eval else f"{control_train} (held-out part)")
+    result = learning_curve(model, train_part, eval_items, control_train=control_parts[0],
+                            control_eval=control_parts[1], sources=sources, **options)
+    if out is not None:
+        write_curve(result, out)
+    if plot is not None:
+        from blimpgen.evaluate.reporting.figures import plot_curve
+
+        plot_curve(result, plot)
+    return result

@@ -1,0 +1,220 @@
+"""The one evaluation runner: read the data once, score it with its record type's task, write results.
+
+Output folder (all files are written only after everything is scored, each atomically, so a
+failed run leaves no partial result; every file names the options that produced it):
+
+* the task's records file (``pairs.jsonl``, ``items.jsonl``): one scored row per record;
+* ``results.json``: the options (the scorer's and the task's) and the task's summary;
+* ``results.csv``: the same summary, one row per level (and metric).
+
+Under ``accelerate launch`` (or any launcher that sets ``WORLD_SIZE``) every process scores its
+own shard (:mod:`blimpgen.evaluate.distributed`); rows are gathered and the main process writes.
+
+One run evaluates one record type: ``--data`` whose files hold different types is an error,
+since each type has its own result tables and one ``results.json`` holds one of them.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from blimpgen import __version__
+from blimpgen._io import atomic_writer, data_files
+from blimpgen.errors import DataError, OptionError
+from blimpgen.evaluate.checks import check_not_all_ties
+from blimpgen.evaluate.distributed import distributed, is_main_process, launched_processes, local_rank, run_shards
+from blimpgen.evaluate.rows import csv_text, to_json
+from blimpgen.evaluate.scoring.base import Scorer
+from blimpgen.evaluate.scoring.registrations import make_scorer, scorer_id, scorers
+from blimpgen.evaluate.tasks import make_task
+from blimpgen.evaluate.tasks.base import EvalTask, Located, Selection, Summary, TaskOptions
+from blimpgen.records.jsonl import read_json_lines
+from blimpgen.records.types import RECORD_TYPES, mismatch, record_type, result_header
+
+
+@dataclass(frozen=True)
+class Data:
+    """Records read from ``--data``: all of one type, each with the ``file:line`` it was read from."""
+
+    record_type: type
+    records: list[Located]
+    files: list[Path]
+
+    @property
+    def sources(self) -> list[str]:
+        """The files that held records, sorted (what ``results.json`` records as ``data``)."""
+        return sorted({where.file for _, where in self.records})
+
+
+def read_data(data: str | Path | Sequence[str | Path]) -> Data:
+    """Every record in a JSONL file, a folder of them, or a list of either, read once.
+
+    A file's records all have the type of its first record (:func:`~blimpgen.records.types.record_type`).
+
+    Raises:
+        DataError: for missing files, bad JSON or records (``file:line``), a line of another type
+            than its file's first, or no records at all.
+        OptionError: for files of different record types.
+    """
+    paths = [data] if isinstance(data, (str, Path)) else list(data)
+    files = [file for path in paths for file in data_files(path)]
+    first_file: dict[type, Path] = {}
+    records: list[Located] = []
+    for file in files:
+        expected = None
+        for where, raw in read_json_lines(file):
+            found = record_type(raw)
+            if expected is None:
+                expected = found
+                first_file.setdefault(found, file)
+            elif found is not expected:
+                raise DataError(mismatch(found, expected), where.file, where.line)
+            records.append((found.from_dict(raw, where=where), where))
+    if len(first_file) > 1:
+        a, b = sorted(first_file, key=RECORD_TYPES.index)[:2]
+        raise OptionError(f"--data mixes {a.noun}s ({first_file[a]}) and {b.noun}s ({first_file[b]}); "
+                          "evaluate them in separate runs, each with its own --out folder")
+    kind = next(iter(first_file), None) or record_type({})  # no records: the default type names the error
+    if not records:
+        raise DataError(f"{', '.join(str(f) for f in files)}: no {make_task(kind).noun}s to evaluate")
+    return Data(kind, records, files)
+
+
+@dataclass
+class EvalResult:
+    """What an evaluation produced: the task, the options, per-record rows and the summary."""
+
+    task: EvalTask
+    options: dict[str, Any]
+    rows: list[Any]
+    summary: Summary
+    skipped: list[str] = field(default_factory=list)
+
+
+def evaluate(scorer: Scorer, data: Data | str | Path | Sequence[str | Path],
+             options: TaskOptions | Mapping[str, Any] | None = None,
+             progress: Callable[[int], None] | None = None) -> EvalResult:
+    """Evaluate ``scorer`` on the records of ``data``; shard over processes when launched distributed.
+
+    Args:
+        scorer: the scorer.
+        data: records read by :func:`read_data`, or the paths to read.
+        options: the task's options (``PairOptions``, ``ProbeOptions``), or a mapping of option
+            names to values; default: the task's defaults.
+        progress: called with the number of records scored after each chunk.
+
+    Raises:
+        DataError: for bad data, or a record that cannot be scored (``file:line``).
+        OptionError: for options of another record type, or bad values.
+        ResultError: when every one of 10 or more records ties.
+    """
+    data = data if isinstance(data, Data) else read_data(data)
+    task = make_task(data.record_type, options)
+    return run_task(task, scorer, data, task.select(data.records), progress)
+
+
+def run_task(task: EvalTask, scorer: Scorer, data: Data, selection: Selection,
+             progress: Callable[[int], None] | None = None) -> EvalResult:
+    """Score ``selection`` with ``task``: prepare, plan every chunk, score each, check, summarize.
+
+    Raises:
+        DataError: naming a record that cannot be scored, on every process of a distributed run.
+        ResultError: when every one of 10 or more records ties.
+    """
+    rank, world, gather = distributed()
+    task.prepare(scorer)
+
+    def shard() -> list[Any]:
+        records = selection.kept[rank::world]
+        plans = [task.plan(scorer, records[begin:begin + task.chunk]) for begin in range(0, len(records), task.chunk)]
+        rows: list[Any] = []
+        for plan in plans:
+            rows += task.score(scorer, plan)
+            if progress is not None:
+                progress(len(plan))
+        return rows
+
+    rows = run_shards(shard, rank, world, gather)
+    check_not_all_ties(rows, task, scorer)
+    options = {**scorer.options(), "scorer": scorer_id(scorer), **task.settings(), "data": data.sources,
+               f"n_{task.noun}s": len(rows), **task.selection_settings(selection), "processes": world,
+               "blimpgen_version": __version__}
+    return EvalResult(task, options, rows, task.summarize(rows), list(selection.skipped))
+
+
+def write_results(result: EvalResult, out: str | Path) -> list[Path]:
+    """Write the records file, ``results.json`` and ``results.csv`` into ``out``; return their paths.
+
+    Raises:
+        OptionError: when ``out`` is a file.
+    """
+    out = _out_folder(out)
+    task, summary = result.task, result.summary
+    records = "".join(json.dumps(to_json(row), ensure_ascii=False) + "\n" for row in result.rows)
+    body = {**result_header(task.record_type), "options": result.options, **summary.to_json()}
+    texts = ((task.records_file, records), ("results.json", json.dumps(body, indent=2, ensure_ascii=False) + "\n"),
+             ("results.csv", csv_text(summary.csv_row_type, summary.csv_rows(result.options))))
+    for name, text in texts:
+        with atomic_writer(out / name) as handle:
+            handle.write(text)
+    return [out / name for name, _ in texts]
+
+
+def _out_folder(out: str | Path) -> Path:
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise OptionError(f"{out}: --out must be a folder, not a file")
+    return out
+
+
+def format_table(result: EvalResult, detail: bool = False) -> str:
+    """The plain-text table of a result (``detail``: per paradigm or suite too, as ``--paradigms``)."""
+    return result.summary.table(result.options, detail)
+
+
+def run_eval(scorer_name: str, scorer_options: Mapping[str, Any], data: Sequence[str | Path],
+             out: str | Path | None, options: TaskOptions | Mapping[str, Any] | None = None,
+             show_progress: bool = False) -> EvalResult:
+    """Read the data, build the scorer, evaluate, write the results (main process only); the ``eval`` command.
+
+    Args:
+        scorer_name: a registered scorer (``hf-causal``, ``hf-causal.v1``...).
+        scorer_options: its constructor's options.
+        data: JSONL files or folders.
+        out: the results folder (None: write nothing).
+        options: the task's options, or the evaluation options given (name -> value).
+        show_progress: a progress bar on a terminal.
+
+    Raises:
+        DataError: for bad data or a record that cannot be scored.
+        OptionError: for bad options; UnknownNameError for an unknown scorer.
+        ModelLoadError: when the model or its tokenizer cannot be loaded or do not fit.
+        ResultError: when every one of 10 or more records ties.
+    """
+    if out is not None:
+        _out_folder(out)
+    loaded = read_data(data)
+    task = make_task(loaded.record_type, options)
+    selection = task.select(loaded.records)  # bad data fails here, before the model loads
+    if launched_processes() > 1:
+        scorer_options = scorers.get(scorer_name).place(dict(scorer_options), local_rank())
+    scorer = make_scorer(scorer_name, **scorer_options)
+    progress = None
+    if show_progress and is_main_process() and sys.stderr.isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(selection.kept), unit=task.noun, file=sys.stderr, leave=False)
+        progress = bar.update
+    result = run_task(task, scorer, loaded, selection, progress)
+    if out is not None and is_main_process():
+        write_results(result, out)
+    return result
+
+
+__all__ = ["Data", "EvalResult", "evaluate", "format_table", "read_data", "run_eval", "run_task",
+           "write_results"]
