@@ -404,9 +404,12 @@ def _keep_foreign(old: Path, new: Path, relative: str, owned: Callable[[str], bo
             continue
         destination = new / entry.name
         if entry.is_dir() and not entry.is_symlink() and (destination.is_dir() or _holds_owned(entry, rel, owned)):
-            if not destination.is_dir():
+            created = not destination.is_dir()
+            if created:
                 destination.mkdir()
             _keep_foreign(entry, destination, rel + "/", owned, moved)
+            if created and not any(destination.iterdir()):
+                destination.rmdir()  # it held only the writer's files (a config the new export no longer has)
             continue
         if os.path.lexists(destination):
             raise OptionError(f"{new.name}: {rel} was not written by blimpgen and a new file would replace it; "
