@@ -11,12 +11,14 @@ import json
 import shutil
 from pathlib import Path
 
+from tests.hostile.cases_cli import fifo, unchanged
 from tests.hostile.cases_validate import record
 from tests.hostile.corpus import Case, Error, Ok, cli, proc
 
 EVAL = ("eval", "--model", "MODEL", "--device", "cpu")
 NEEDS = ("MODEL", "d1.jsonl")
 RESTRUCTURE = "evaluate/ restructure (another change)"
+CORPUS = "the cat sleeps\nthe dog sleeps\n"
 
 
 def jsonl(*records) -> str:
@@ -86,6 +88,19 @@ def arpa(path: Path) -> None:
         main(["ngram", "train", str(path.parent / "corpus.txt"), "-o", str(path), "--order", "3"])
     except SystemExit as exc:
         assert not exc.code
+
+
+def absent(name: str):
+    def check(ws: Path) -> None:
+        assert not (ws / name).exists(), f"{name} was written"
+    return check
+
+
+def clean_arpa(name: str):
+    def check(ws: Path) -> None:
+        text = (ws / name).read_text(encoding="utf-8")
+        assert "\tthe\t" in text and "\tsleeps\t" in text and "\ufeff" not in text and "\r" not in text, text[:300]
+    return check
 
 
 def truncated_arpa(path: Path) -> None:
@@ -183,17 +198,30 @@ CASES = [
     case("E19d", "report --human CSV with accuracy 'nan'", [cli("report", "ev", "--human", "h.csv")], Ok(),
          {"ev": scored, "h.csv": human_csv("nan")}),
     case("E20a", "ngram train on an empty corpus", [cli("ngram", "train", "c.txt", "-o", "c.arpa")],
-         Error("n-gram training corpus is empty"),
+         Error("c.txt: n-gram training corpus is empty: it has no words"),
          {"c.txt": ""}, needs=()),
-    case("E20b", "ngram train on a binary file", [cli("ngram", "train", "b.txt", "-o", "b.arpa")], Error("b.txt"),
-         {"b.txt": bytes(range(256)) * 4}, needs=(), finding="F11", deferred=True),
+    case("E20b", "ngram train on a binary file", [cli("ngram", "train", "b.txt", "-o", "b.arpa")],
+         Error("b.txt:2: cannot read file: not UTF-8 text (byte 0x80", located=True, check=absent("b.arpa")),
+         {"b.txt": bytes(range(256)) * 4}, needs=(), finding="F11"),
     case("E20c", "ngram train c.txt -o c.txt", [cli("ngram", "train", "c.txt", "-o", "c.txt", "--order", "2")],
-         Error("the output is also an input"), {"c.txt": "the cat sleeps\nthe dog sleeps\n"}, needs=(),
-         finding="F7", deferred=True),
+         Error("c.txt: the output is also an input (CORPUS c.txt)", check=unchanged("c.txt", CORPUS)),
+         {"c.txt": CORPUS}, needs=(), finding="F7"),
+    case("E20d", "ngram train -o a file inside the corpus folder", [cli("ngram", "train", "C", "-o", "C/b.txt")],
+         Error("C/b.txt: the output is also an input (CORPUS C/b.txt)", check=unchanged("C/b.txt", CORPUS)),
+         {"C/a.txt": CORPUS, "C/b.txt": CORPUS}, needs=(), finding="F7"),
+    case("E20e", "ngram train on a FIFO", [cli("ngram", "train", "f.txt", "-o", "f.arpa")],
+         Error("f.txt: cannot read file: not a regular file (a FIFO)", located=True), {"f.txt": fifo}, needs=(),
+         finding="F11"),
+    case("E20f", "ngram train on a corpus with a byte-order mark and CRLF line ends",
+         [cli("ngram", "train", "c.txt", "-o", "c.arpa", "--order", "2")], Ok(clean_arpa("c.arpa")),
+         {"c.txt": ("\ufeff" + CORPUS.replace("\n", "\r\n")).encode("utf-8")}, needs=()),
     case("E21a", "an ARPA file that is not ARPA",
          [cli("eval", "--scorer", "ngram", "--ngram-model", "x.arpa", "--data", "d1.jsonl")], Error("x.arpa: not an ARPA model"),
          {"x.arpa": "hello\n"}, needs=("d1.jsonl",)),
     case("E21b", "an ARPA file truncated after 10 unigrams",
          [cli("eval", "--scorer", "ngram", "--ngram-model", "t.arpa", "--data", "d1.jsonl")], Error("t.arpa:17: the file ends mid-line"),
          {"t.arpa": truncated_arpa}, needs=("d1.jsonl", "corpus.txt"), finding="F8"),
+    case("E21c", "--ngram-model a FIFO",
+         [cli("eval", "--scorer", "ngram", "--scorer-option", "ngram_model=m.arpa", "--data", "d1.jsonl")],
+         Error("m.arpa: cannot read ARPA model: not a regular file (a FIFO)"), {"m.arpa": fifo}, needs=("d1.jsonl",)),
 ]
