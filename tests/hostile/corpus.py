@@ -11,7 +11,8 @@ must end in:
 * :class:`Ok`: every command exits 0 (a correct result), and the case's checks hold.
 
 Either may carry ``check``: a function of the workspace that asserts what the outcome left
-behind (the old output intact, no partial file, the right mode...). A case whose fix waits for
+behind (the old output intact, no partial file, the right mode...), or returns False when it
+is wrong. A case whose fix waits for
 another change is ``deferred`` to it: it must still fail (``xfail(strict=True)``), so the day
 it passes the corpus says so.
 

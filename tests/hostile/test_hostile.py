@@ -57,5 +57,5 @@ def test_hostile_input(case: Case, tmp_path: Path, prerequisites: Prerequisites)
         outcome = command.run(ws, ctx)
         problems = outcome_problems(case, outcome, ws)
         assert not problems, f"{case.id} ({case.what}) - {command.label}:\n  " + "\n  ".join(problems)
-    if case.expect.check is not None:
-        case.expect.check(ws)
+    if case.expect.check is not None:  # a check asserts, or returns False when the outcome is wrong
+        assert case.expect.check(ws) is not False, f"{case.id} ({case.what}): the check of what it left failed"
