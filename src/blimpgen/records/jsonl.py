@@ -45,15 +45,24 @@ write_pairs = write_records
 write_pairs_file = write_records_file
 
 
+# A record is a pair or an item of a few sentences: a line this long is not one (a file of
+# another kind, or a runaway sentence that would keep a tokenizer busy for minutes).
+MAX_LINE_BYTES = 1_000_000
+
+
 def read_json_lines(path: Path | str) -> Iterator[tuple[SourceLoc, Any]]:
     """(``file:line``, decoded JSON) for every non-blank line of a JSONL file.
 
     Raises:
-        DataError: when the file cannot be read, or at ``file:line`` for invalid JSON.
+        DataError: when the file cannot be read, or at ``file:line`` for invalid JSON, a line
+            that is not UTF-8, or a line longer than :data:`MAX_LINE_BYTES`.
     """
     path = Path(path)
     with open_regular(path, str(path), DataError) as handle:
-        for number, raw in enumerate(handle, start=1):  # binary lines end at LF only
+        for number, raw in enumerate(_lines(handle), start=1):  # binary lines end at LF only
+            if len(raw.rstrip(b"\n")) > MAX_LINE_BYTES:
+                raise DataError(f"line longer than {MAX_LINE_BYTES // 1_000_000} MB; a record (a pair, a probe "
+                                "item) is at most that, so this is no JSONL file of records", str(path), number)
             line = decode(raw, str(path), DataError, line=number)
             if not line.strip():
                 continue
@@ -64,6 +73,13 @@ def read_json_lines(path: Path | str) -> Iterator[tuple[SourceLoc, Any]]:
             except RecursionError:
                 raise DataError("invalid JSON: nested too deeply", str(path), number) from None
             yield SourceLoc(str(path), number), data
+
+
+def _lines(handle: IO[bytes]) -> Iterator[bytes]:
+    """The lines of a binary file, each cut after ``MAX_LINE_BYTES + 1`` bytes (the rest of a longer
+    line is never read: the reader stops at it)."""
+    while raw := handle.readline(MAX_LINE_BYTES + 1):
+        yield raw
 
 
 def read_located(path: Path | str, expected: type[Record] | None = None) -> Iterator[tuple[Record, SourceLoc]]:
@@ -110,7 +126,9 @@ def first_record_type(path: Path | str) -> type[Record] | None:
     """The type of a JSONL file's first record (None for an empty, unreadable or invalid file)."""
     try:
         with open_regular(path) as handle:
-            for raw in handle:
+            for raw in _lines(handle):
+                if len(raw.rstrip(b"\n")) > MAX_LINE_BYTES:
+                    return None
                 if raw.strip():
                     try:
                         return record_type(json.loads(raw.decode("utf-8")))
