@@ -87,6 +87,7 @@ class CausalLMScorer(TorchScorer):
             raise OptionError(f"first_token must be 'bos' or 'none', got {first_token!r}")
         self.model_name = model if isinstance(model, str) else type(model).__name__
         torch_dtype = resolve_dtype(dtype, device)
+        target = resolve_device(device) if device_map is None else None  # before the weights load
         if isinstance(model, str):
             model, tokenizer = load_pretrained(AutoModelForCausalLM, model, torch_dtype, device_map, tokenizer)
         if tokenizer is None:
@@ -94,7 +95,7 @@ class CausalLMScorer(TorchScorer):
         check_tokenizer(tokenizer, embedding_rows(model), self.model_name)
         self.max_positions = max_positions(model)
         if device_map is None:
-            model = model.to(resolve_device(device), dtype=torch_dtype)
+            model = model.to(target, dtype=torch_dtype)
         self.model = model.eval()
         self.tokenizer = tokenizer
         if batch_tokens is None:
