@@ -1,9 +1,4 @@
-"""Scoring, reports and n-gram models (E).
-
-The fixes of several of these inputs lie in ``src/blimpgen/evaluate/``, which is being
-restructured in another change: those cases are ``deferred`` (they must still fail, strict xfail)
-and say which finding they belong to.
-"""
+"""Scoring, reports and n-gram models (E)."""
 
 from __future__ import annotations
 
@@ -18,7 +13,6 @@ from tests.hostile.corpus import Case, Error, Ok, cli, proc
 
 EVAL = ("eval", "--model", "MODEL", "--device", "cpu")
 NEEDS = ("MODEL", "d1.jsonl")
-RESTRUCTURE = "evaluate/ restructure (another change)"
 CORPUS = "the cat sleeps\nthe dog sleeps\n"
 # No CUDA here ("CUDA is not available"), or fewer than 8 GPUs ("this machine has N CUDA devices").
 CUDA7 = "device 'cuda:7': "
@@ -144,9 +138,9 @@ UNICODE = [pair("The cat 😀 sleeps.", "The cat 😀 sleep.", index=0), pair("�
 LONG = "The cat " + "really " * 150
 
 
-def case(id: str, what: str, run, expect, files=None, needs=NEEDS, finding="", deferred="", setup=()) -> Case:
+def case(id: str, what: str, run, expect, files=None, needs=NEEDS, finding="", setup=()) -> Case:
     return Case(id=id, surface="eval", what=what, run=tuple(run), expect=expect, files=files or {}, needs=needs,
-                finding=finding, deferred=f"{finding} (eval part): {RESTRUCTURE}" if deferred else "", setup=setup)
+                finding=finding, setup=setup)
 
 
 CASES = [
@@ -232,12 +226,25 @@ CASES = [
          Ok(only("r", "pairs.jsonl", "results.csv", "results.json")),
          {"d.jsonl": jsonl(pair("A cat sleeps.", "A cat sleep.", "../../evil", 0),
                            pair("A dog sleeps.", "A dog sleep.", "a/b", 1))}),
-    case("E19a", "report: results.json truncated", [cli("report", "ev")], Error("ev/results.json: not a blimpgen results file"),
+    case("E19a", "report: results.json truncated", [cli("report", "ev")],
+         Error("ev/results.json:4: not a blimpgen results file: invalid JSON", located=True, file="ev/results.json"),
          {"ev": lambda p: (scored(p), (p / "results.json").write_text((p / "results.json").read_text()[:50]))}),
-    case("E19b", "report: results.json = []", [cli("report", "ev")], Error("ev/results.json"),
-         {"ev": results_folder("[]")}, finding="F23"),
-    case("E19c", "report --human CSV with accuracy 'abc'", [cli("report", "ev", "--human", "h.csv")], Error("h.csv: cannot read human accuracies"),
-         {"ev": scored, "h.csv": human_csv("abc")}),
+    case("E19b", "report: results.json = []", [cli("report", "ev")],
+         Error("ev/results.json:1: not a blimpgen results file: expected a JSON object, got a list", located=True,
+               file="ev/results.json"), {"ev": results_folder("[]")}, finding="F23"),
+    case("E19e", "report: results.json whose paradigms table is a list",
+         [cli("report", "ev")], Error(": paradigms: expected a JSON object, got a list", located=True, file="ev/results.json"),
+         {"ev": lambda p: (scored(p), edit_json(p / "results.json", paradigms=[]))}, finding="F23"),
+    case("E19f", "report: results.json with a paradigm row that is a number", [cli("report", "ev")],
+         Error(": paradigms.npi_present_1: expected a JSON object, got a number", located=True, file="ev/results.json"),
+         {"ev": lambda p: (scored(p), edit_json(p / "results.json", paradigms={"npi_present_1": 3}))},
+         finding="F23"),
+    case("E19g", "report: results.json is a FIFO", [cli("report", "ev")],
+         Error("ev/results.json: cannot read file: not a regular file (a FIFO)", located=True, file="ev/results.json"),
+         {"ev": lambda p: (p.mkdir(), fifo(p / "results.json"))}, finding="F23"),
+    case("E19c", "report --human CSV with accuracy 'abc'", [cli("report", "ev", "--human", "h.csv")],
+         Error("h.csv:2: human_accuracy: cannot read human accuracies: 'abc' is not a number", located=True,
+               file="h.csv"), {"ev": scored, "h.csv": human_csv("abc")}),
     case("E19d", "report --human CSV with accuracy 'nan'", [cli("report", "ev", "--human", "h.csv")], Ok(),
          {"ev": scored, "h.csv": human_csv("nan")}),
     case("E20a", "ngram train on an empty corpus", [cli("ngram", "train", "c.txt", "-o", "c.arpa")],
