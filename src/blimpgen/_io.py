@@ -12,6 +12,7 @@ SIGTERM, SIGHUP) never leaves a partial output behind, and a temporary file left
 regular files (a symbolic link, FIFO or folder in the way is refused; a character device such
 as ``/dev/null`` is written in place), get the user's umask, and a failed write (disk full, a
 name too long, a parent that is a file) is a :class:`DataError` naming the output.
+:func:`write_files` writes several files as one output (all of them or none).
 :func:`refuse_inputs` stops a command whose output path is one of its inputs.
 :func:`data_files` finds the ``.jsonl`` files a ``--data`` argument names. Every layer writes
 through these; nothing here knows what is written.
@@ -220,6 +221,26 @@ def atomic_writer(path: Path | str, mode: str = "w") -> Iterator[IO]:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def write_files(texts: Sequence[tuple[Path | str, str]]) -> list[Path]:
+    """Write several text files as one output: each goes to a temporary sibling first, and only
+    when every one is complete on disk are they renamed into place, so a failure (disk full, a
+    kill) leaves every old file as it was, never some new files beside old ones.
+
+    Raises:
+        DataError: naming the file that could not be written (every old file intact).
+    """
+    with contextlib.ExitStack() as stack:
+        opened = [(Path(path), stack.enter_context(atomic_writer(path)), text) for path, text in texts]
+        for path, handle, text in opened:
+            handle.write(text)
+            handle.flush()
+            try:
+                os.fsync(handle.fileno())
+            except OSError as exc:
+                raise write_error(str(path), exc) from None
+    return [Path(path) for path, _ in texts]
 
 
 def _existing_kind(path: Path, display: str) -> int | None:

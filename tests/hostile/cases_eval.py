@@ -7,7 +7,7 @@ import os
 import shutil
 from pathlib import Path
 
-from tests.hostile.cases_cli import fifo, unchanged
+from tests.hostile.cases_cli import both, fifo, file_size_limit, no_parts, unchanged
 from tests.hostile.cases_validate import record
 from tests.hostile.corpus import Case, Error, Ok, cli, proc
 
@@ -88,6 +88,40 @@ def scored(path: Path) -> None:
               "--out", str(path)])
     except SystemExit as exc:
         assert not exc.code
+
+
+def earlier_result(path: Path) -> None:
+    """An earlier result of one pair in ``path``, and a copy of it in ``path.before`` to compare with."""
+    from blimpgen.cli import main
+
+    ws = _workspace(path)
+    lines = (ws / "d1.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    (ws / "first.jsonl").write_text(lines[0], encoding="utf-8")
+    (ws / "second.jsonl").write_text(lines[1], encoding="utf-8")
+    try:
+        main(["eval", "--model", str(ws / "MODEL"), "--device", "cpu", "--data", str(ws / "second.jsonl"),
+              "--out", str(path)])
+    except SystemExit as exc:
+        assert not exc.code
+    shutil.copytree(path, path.with_name(path.name + ".before"))
+
+
+def intact(folder: str):
+    def check(ws: Path) -> None:
+        before = {p.name: p.read_bytes() for p in (ws / f"{folder}.before").iterdir()}
+        after = {p.name: p.read_bytes() for p in (ws / folder).iterdir()}
+        assert after == before, sorted(name for name in after if after[name] != before.get(name))
+    return check
+
+
+def no_formulas(name: str, text: str):
+    def check(ws: Path) -> None:
+        import csv
+
+        with (ws / name).open(encoding="utf-8", newline="") as handle:
+            cells = [cell for row in csv.reader(handle) for cell in row]
+        assert text in cells and not any(cell.startswith(("=", "+", "@")) for cell in cells), cells[:40]
+    return check
 
 
 def edit_json(path: Path, **changes) -> None:
@@ -226,6 +260,14 @@ CASES = [
          Ok(only("r", "pairs.jsonl", "results.csv", "results.json")),
          {"d.jsonl": jsonl(pair("A cat sleeps.", "A cat sleep.", "../../evil", 0),
                            pair("A dog sleeps.", "A dog sleep.", "a/b", 1))}),
+    case("E18b", "--out an earlier result on a full disk: results.json does not fit (a file size limit)",
+         [proc(*EVAL, "--data", "first.jsonl", "--out", "r", prepare=file_size_limit(800), timeout=120)],
+         Error("r/results.json: cannot write: File too large", check=both(intact("r"), no_parts)), {"r": earlier_result},
+         finding="F20"),
+    case("E18c", "a UID that a spreadsheet runs as a formula", [cli(*EVAL, "--data", "d.jsonl", "--out", "r")],
+         Ok(no_formulas("r/results.csv", "'=HYPERLINK(\"http://evil.example\",\"x\")")),
+         {"d.jsonl": jsonl(pair("A cat sleeps.", "A cat sleep.", '=HYPERLINK("http://evil.example","x")', 0))},
+         finding="F22"),
     case("E19a", "report: results.json truncated", [cli("report", "ev")],
          Error("ev/results.json:4: not a blimpgen results file: invalid JSON", located=True, file="ev/results.json"),
          {"ev": lambda p: (scored(p), (p / "results.json").write_text((p / "results.json").read_text()[:50]))}),

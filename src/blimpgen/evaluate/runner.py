@@ -1,7 +1,8 @@
 """The one evaluation runner: read the data once, score it with its record type's task, write results.
 
-Output folder (all files are written only after everything is scored, each atomically, so a
-failed run leaves no partial result; every file names the options that produced it):
+Output folder (the files are written only after everything is scored, all of them or none,
+so a failed run leaves no partial result and never new files beside old ones; every file names
+the options that produced it):
 
 * the task's records file (``pairs.jsonl``, ``items.jsonl``): one scored row per record;
 * ``results.json``: the options (the scorer's and the task's) and the task's summary;
@@ -25,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from blimpgen import __version__
-from blimpgen._io import atomic_writer, data_files, same_file
+from blimpgen._io import data_files, same_file, write_files
 from blimpgen.errors import DataError, OptionError
 from blimpgen.evaluate.checks import check_not_all_ties
 from blimpgen.evaluate.distributed import distributed, is_main_process, launched_processes, local_rank, run_shards
@@ -211,10 +212,7 @@ def write_results(result: EvalResult, out: str | Path) -> list[Path]:
     body = {**result_header(task.record_type), "options": result.options, **summary.to_json()}
     texts = ((task.records_file, records), ("results.json", json.dumps(body, indent=2, ensure_ascii=False) + "\n"),
              ("results.csv", csv_text(summary.csv_row_type, summary.csv_rows(result.options))))
-    for name, text in texts:
-        with atomic_writer(out / name) as handle:
-            handle.write(text)
-    return [out / name for name, _ in texts]
+    return write_files([(out / name, text) for name, text in texts])  # all three, or none replaced
 
 
 def _out_folder(out: str | Path) -> Path:

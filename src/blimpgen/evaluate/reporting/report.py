@@ -25,7 +25,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from blimpgen._io import atomic_writer, read_text
+from blimpgen._io import atomic_writer, csv_text, read_text
 from blimpgen.errors import DataError, OptionError
 from blimpgen.evaluate.reporting.tables import format_grid
 from blimpgen.evaluate.tasks import task_for
@@ -169,9 +169,7 @@ def run_report(folders: Sequence[str | Path], plots: str | Path | None = None, h
     human_accuracy = read_human(human) if human else None
     if out:
         with atomic_writer(out) as handle:
-            writer = csv.writer(handle, lineterminator="\n")
-            writer.writerow(header)
-            writer.writerows(rows)
+            handle.write(csv_text(header, rows))  # model labels and phenomena neutralised as formulas
     text = format_grid(header, rows) + note
     if plots:
         written = task.report_figures(views, plots, human_accuracy, metric)
