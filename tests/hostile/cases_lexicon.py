@@ -115,4 +115,12 @@ CASES = [
     Case(id="O15", surface="overlay", finding="F12", what="two YAML overlays: enum values [small, big] vs [big, small]",
          files={"A/w.yaml": enum_overlay("small, big"), "B/w.yaml": enum_overlay("big, small")},
          run=(py(lambda ws: lexicon_hash(ws, "A/w.yaml"), "load A/w.yaml"),), expect=Ok(hashes_cover_declarations)),
+    overlay_case("O16", {"w.tsv": "wug\t" + "N" * 5000 + "\tclass=animal; animate\n"},
+                 Error("characters left out] … ", located=True), "a 5,000-character category (found by mutation "
+                 "fuzzing): one clipped line, not 5 KB", finding="F19"),
+    overlay_case("O17", {"w.yaml": "features:\n  zz_size: {type: enum, categories: [N], values: [" + "v" * 5000
+                         + "], doc: d}\nentries:\n  - {text: gizmo, category: N, features: \"class=artifact; "
+                         "zz_size=big\"}\n"},
+                 Error("characters left out] … ", located=True), "an enum of one 5,000-character value and an "
+                 "entry using another (found by mutation fuzzing)", overlay="w.yaml", finding="F19"),
 ]
