@@ -28,7 +28,6 @@ import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-
 # An error is read as one line per problem: a value quoted in one (a 5,000-character category, a
 # whole template, a runaway sentence) is cut in the middle, and the line says how much was left out.
 MAX_MESSAGE_LINE = 500

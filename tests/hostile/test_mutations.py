@@ -303,5 +303,5 @@ def test_mutations_results_csv_bytes(data: st.DataObject) -> None:
 @pytest.mark.parametrize("skip", [False, True])
 def test_mutations_results_csv_base_is_valid(skip: bool) -> None:
     """The results CSV the mutations start from is read whole."""
-    hits, text = _batch()
+    hits, _ = _batch()
     assert _ingest(hits.parent / "results.csv", skip).n_rows == 6
