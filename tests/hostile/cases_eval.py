@@ -129,6 +129,9 @@ def edit_json(path: Path, **changes) -> None:
     path.write_text(json.dumps({**data, **changes}, indent=2), encoding="utf-8")
 
 
+HUMAN = "UID,accuracy\nnpi_present_1,0.9\n"
+
+
 def human_csv(accuracy: str):
     def build(path: Path) -> None:
         path.write_text("UID,linguistics_term,n_pairs,human_accuracy,individual_accuracy,pass,field,n_majority,"
@@ -292,6 +295,18 @@ CASES = [
     case("E19g", "report: results.json is a FIFO", [cli("report", "ev")],
          Error("ev/results.json: cannot read file: not a regular file (a FIFO)", located=True, file="ev/results.json"),
          {"ev": lambda p: (p.mkdir(), fifo(p / "results.json"))}, finding="F23"),
+    case("E19h", "report ev --out ev/results.json (the table over the results it reads)",
+         [cli("report", "ev", "--out", "ev/results.json")],
+         Error("ev/results.json: the output is also an input (RESULTS ev/results.json)",
+               check=lambda ws: json.loads((ws / "ev" / "results.json").read_text())["options"] is not None),
+         {"ev": scored}, finding="F7"),
+    case("E19i", "report ev --human h.csv --out h.csv", [cli("report", "ev", "--human", "h.csv", "--out", "h.csv")],
+         Error("h.csv: the output is also an input (--human h.csv)", check=unchanged("h.csv", HUMAN)),
+         {"ev": scored, "h.csv": HUMAN}, finding="F7"),
+    case("E22", "probe curve --plot its --train items (checked before the model loads)",
+         [cli("probe", "curve", "--model", "no/such/model", "--train", "t.jsonl", "--plot", "t.jsonl")],
+         Error("t.jsonl: the output is also an input (--train t.jsonl)", check=unchanged("t.jsonl", "{}\n")),
+         {"t.jsonl": "{}\n"}, needs=(), finding="F7"),
     case("E19c", "report --human CSV with accuracy 'abc'", [cli("report", "ev", "--human", "h.csv")],
          Error("h.csv:2: human_accuracy: cannot read human accuracies: 'abc' is not a number", located=True,
                file="h.csv"), {"ev": scored, "h.csv": human_csv("abc")}),

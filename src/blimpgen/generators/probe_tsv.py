@@ -26,7 +26,7 @@ import re
 from pathlib import Path
 
 from blimpgen import __version__
-from blimpgen._io import atomic_writer, read_text
+from blimpgen._io import atomic_writer, read_text, refuse_inputs
 from blimpgen.errors import DataError
 from blimpgen.grammar.templates import article
 from blimpgen.records.item import BLANK, ProbeItem
@@ -137,7 +137,12 @@ def _cased(word: str, like: str) -> str:
 
 def import_probe_tsv(path: Path | str, out: Path | str, suite: str | None = None, phenomenon: str | None = None,
                      field: str = "semantics") -> int:
-    """Convert a TSV file to probe-item JSONL atomically; return the number of items."""
+    """Convert a TSV file to probe-item JSONL atomically; return the number of items.
+
+    Raises:
+        OptionError: when ``out`` is the TSV file itself (it would be destroyed).
+    """
+    refuse_inputs(out, {"SOURCE": [path]})
     items = read_probe_tsv(path, suite, phenomenon, field)
     with atomic_writer(out) as handle:
         for item in items:

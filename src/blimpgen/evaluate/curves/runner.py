@@ -161,14 +161,20 @@ def run_learning_curve(model: str, train: str | Path, eval_path: str | Path | No
 
     Raises:
         DataError: for unreadable files or bad items (``file:line``).
-        OptionError: for bad options or an ``out`` that is a file.
+        OptionError: for bad options, an ``out`` that is a file, or an output that is an input.
         ModelLoadError: for a model unsuitable for head-only training.
         MissingDependencyError: for ``plot`` without matplotlib.
     """
+    from blimpgen._io import refuse_inputs
     from blimpgen.records.jsonl import read_items
 
     if out is not None and Path(out).exists() and not Path(out).is_dir():
         raise OptionError(f"{out}: exists and is not a folder")
+    given = {"--train": train, "--eval": eval_path, "--control-train": control_train, "--control-eval": control_eval}
+    inputs = {flag: [path] for flag, path in given.items() if path is not None}
+    outputs = [Path(out) / "curve.json", Path(out) / "curve.csv"] if out is not None else []
+    for output in outputs + ([plot] if plot is not None else []):
+        refuse_inputs(output, inputs)  # before the model loads: an output must never replace the items
     if control_eval is not None and control_train is None:
         raise OptionError("--control-eval needs --control-train")
     if plot is not None:

@@ -25,7 +25,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from blimpgen._io import atomic_writer, csv_text, read_text
+from blimpgen._io import atomic_writer, csv_text, read_text, refuse_inputs
 from blimpgen.errors import DataError, OptionError
 from blimpgen.evaluate.reporting.tables import format_grid
 from blimpgen.evaluate.tasks import task_for
@@ -153,8 +153,13 @@ def run_report(folders: Sequence[str | Path], plots: str | Path | None = None, h
 
     Raises:
         DataError: for unreadable folders or human accuracies.
-        OptionError: for folders about different record types, or a metric the results do not have.
+        OptionError: for folders about different record types, a metric the results do not have,
+            or an ``out`` that is one of the files read.
     """
+    if out:  # the table's CSV must not replace what the report reads
+        refuse_inputs(out, {"RESULTS": [Path(f) / name for f in folders for name in ("results.json", "pairs.jsonl",
+                                                                                      "items.jsonl")],
+                            "--human": [human] if human else []})
     results = [load_result(folder) for folder in folders]
     labels = [r.label for r in results]
     if len(set(labels)) != len(labels):
