@@ -18,6 +18,18 @@ CORPUS = "the cat sleeps\nthe dog sleeps\n"
 CUDA7 = "device 'cuda:7': "
 
 
+def probe_items(line: int = 0, **changes) -> str:
+    """The fixture probe items as JSONL, with ``changes`` made to the item on ``line`` (0-based)."""
+    from blimpgen.generators.probe_tsv import read_probe_tsv
+    from blimpgen.records.jsonl import dumps_record
+    from tests.hostile.corpus import REPO
+
+    records = [json.loads(dumps_record(item)) for item in
+               read_probe_tsv(REPO / "tests" / "fixtures" / "probes" / "items.tsv", None, None, "semantics")]
+    records[line].update(changes)
+    return jsonl(*records)
+
+
 def jsonl(*records) -> str:
     return "".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in records)
 
@@ -210,6 +222,14 @@ CASES = [
          {"D": mixed_folder}, finding="F11"),
     case("E09", "lines [], null, 42, \"str\"", [cli(*EVAL, "--data", "d.jsonl")], Error("d.jsonl:1: expected a JSON object, got list"),
          {"d.jsonl": jsonl("[]", "null", "42", '"str"')}),
+    case("E09b", "probe items: UID null; an answer that is no candidate while contexts are given (found by "
+         "mutation fuzzing: a TypeError and a KeyError)", [cli(*EVAL, "--data", "i.jsonl")],
+         Error("i.jsonl:1: field 'UID' is required; it may not be null", located=True),
+         {"i.jsonl": lambda p: p.write_text(probe_items(UID=None), encoding="utf-8")}, needs=("MODEL",)),
+    case("E09c", "a probe item whose answer is '' while contexts are given", [cli(*EVAL, "--data", "i.jsonl")],
+         Error("i.jsonl:2: item 'k-2' of items: answer '' is not one of the candidates ['insect', 'bird']",
+               located=True),
+         {"i.jsonl": lambda p: p.write_text(probe_items(line=1, answer=""), encoding="utf-8")}, needs=("MODEL",)),
     case("E10", "a Latin-1 byte inside a sentence", [cli(*EVAL, "--data", "d.jsonl")],
          Error("d.jsonl:1: cannot read file: not UTF-8 text"),
          {"d.jsonl": jsonl(pair("The caf\xe9 opens.", "The caf\xe9 open.")).replace("\\u00e9", "\xe9").encode("latin-1")},

@@ -97,8 +97,8 @@ def mutate_record(records: list[dict], draw: st.DataObject) -> list[dict]:
     elif action == "replace":
         record[draw.draw(st.sampled_from(keys))] = draw.draw(GARBAGE)
     elif action == "add":
-        record[draw.draw(st.sampled_from(["item_type", "scorer", "tie_policy", "correct", "x", "pair_id"]))] = \
-            draw.draw(GARBAGE)
+        record[draw.draw(st.sampled_from(["item_type", "scorer", "tie_policy", "correct", "x", "pair_id", "contexts",
+                                          "expected", "control", "good"]))] = draw.draw(GARBAGE)
     else:
         records[records.index(record)] = draw.draw(GARBAGE)  # type: ignore[call-overload]
     return records
@@ -111,6 +111,27 @@ def test_mutations_eval_jsonl_records(data: st.DataObject) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "d.jsonl"
         path.write_text(text, encoding="utf-8")
+        try:
+            _evaluate(path)
+        except BlimpgenError as exc:
+            assert_clean(exc)
+
+
+@functools.cache
+def _items() -> str:
+    from blimpgen.generators.probe_tsv import read_probe_tsv
+    from blimpgen.records.jsonl import dumps_record
+
+    items = read_probe_tsv(REPO / "tests" / "fixtures" / "probes" / "items.tsv", None, None, "semantics")
+    return "".join(dumps_record(item) + "\n" for item in items)
+
+
+@given(st.data())
+def test_mutations_eval_jsonl_probe_items(data: st.DataObject) -> None:
+    records = mutate_record([json.loads(line) for line in _items().splitlines()], data)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "items.jsonl"
+        path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
         try:
             _evaluate(path)
         except BlimpgenError as exc:
