@@ -15,7 +15,7 @@ its message and location) and is raised here for the first file, in the serial o
 failed: the same one-line error the serial run gives. Files after it may already be written
 (each one complete); the serial run would not have started them.
 
-A killed parent takes its workers with it: SIGINT and SIGTERM end them through ``SystemExit``
+A killed parent takes its workers with it: SIGINT, SIGTERM and SIGHUP end them through ``SystemExit``
 (their temporary files removed), and on Linux a worker gets SIGTERM when its parent dies.
 """
 
@@ -96,7 +96,9 @@ def _start_worker(write: Write) -> None:
     _write = write
     # Ctrl-C reaches the whole process group: the parent alone decides, and ends the workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _exit_on_signal)
+    for name in ("SIGTERM", "SIGHUP"):  # as the CLI stops on either; the parent alone says so
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _exit_on_signal)
     _die_with_parent()
 
 

@@ -26,7 +26,7 @@ import re
 from pathlib import Path
 
 from blimpgen import __version__
-from blimpgen._io import atomic_writer
+from blimpgen._io import atomic_writer, read_text, refuse_inputs
 from blimpgen.errors import DataError
 from blimpgen.grammar.templates import article
 from blimpgen.records.item import BLANK, ProbeItem
@@ -49,10 +49,8 @@ def read_probe_tsv(path: Path | str, suite: str | None = None, phenomenon: str |
     """
     path = Path(path)
     suite = suite or path.stem
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(f"{path}: cannot read: {exc}") from None
+    lines = read_text(path, error=DataError, encoding="utf-8-sig").split("\n")
+    lines = [line.removesuffix("\r") for line in lines]
     rows = [(number, line) for number, line in enumerate(lines, start=1)
             if line.strip() and not line.lstrip().startswith("#")]
     if not rows:
@@ -144,7 +142,12 @@ def _with_article(context: str, option: str) -> str:
 
 def import_probe_tsv(path: Path | str, out: Path | str, suite: str | None = None, phenomenon: str | None = None,
                      field: str = "semantics") -> int:
-    """Convert a TSV file to probe-item JSONL atomically; return the number of items."""
+    """Convert a TSV file to probe-item JSONL atomically; return the number of items.
+
+    Raises:
+        OptionError: when ``out`` is the TSV file itself (it would be destroyed).
+    """
+    refuse_inputs(out, {"SOURCE": [path]})
     items = read_probe_tsv(path, suite, phenomenon, field)
     with atomic_writer(out) as handle:
         for item in items:

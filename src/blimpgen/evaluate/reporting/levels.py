@@ -10,7 +10,6 @@ level (the reference), with Newcombe's interval for a difference of independent 
 
 from __future__ import annotations
 
-import json
 import math
 from collections import defaultdict
 from collections.abc import Sequence
@@ -20,7 +19,7 @@ from pathlib import Path
 from blimpgen._io import data_files
 from blimpgen.errors import DataError
 from blimpgen.evaluate.metrics import wilson_interval
-from blimpgen.records.jsonl import read_pairs
+from blimpgen.records.jsonl import read_json_lines, read_pairs
 
 
 @dataclass
@@ -84,11 +83,17 @@ def level_results(data: Path | str, results: Sequence[Path | str]) -> list[Level
             raise DataError("no pairs.jsonl: run `blimpgen eval` into this folder", str(folder))
         by_uid: dict[str, LevelResult] = {}
         orders: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
-        for line in path.read_text(encoding="utf-8").splitlines():
-            row = json.loads(line)
-            levels = levels_of.get(row.get("pair_id"))
+        for where, row in read_json_lines(path):  # a bad line is located, as report reads per-pair rows
+            if not isinstance(row, dict):
+                raise DataError(f"expected a JSON object, got {type(row).__name__}", where.file, where.line)
+            pair_id = row.get("pair_id")
+            levels = levels_of.get(pair_id) if isinstance(pair_id, str) else None
             if levels is None:
                 continue
+            for name, types in (("UID", (str,)), ("correct", (int, float))):
+                if not isinstance(row.get(name), types):
+                    raise DataError(f"expected a per-pair result row: {name!r} missing or of the wrong type "
+                                    f"({row.get(name)!r:.40})", where.file, where.line, name)
             result = by_uid.setdefault(row["UID"], LevelResult(row["UID"], row.get("model") or str(folder), []))
             for factor, level in levels.items():
                 if level not in orders[row["UID"]][factor]:
