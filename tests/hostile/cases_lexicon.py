@@ -81,7 +81,8 @@ CASES = [
                                    "  'x=y': {type: bool, categories: [N], doc: d}\n"
                                    "  _text: {type: text, categories: [N], doc: d}\n"
                                    "  not: {type: bool, categories: [N], doc: d}\n"
-                                   "entries:\n  - {text: gizmo, category: N, features: \"class=artifact; _text=EVIL\"}\n"},
+                                   "entries:\n"
+                                   "  - {text: gizmo, category: N, features: \"class=artifact; _text=EVIL\"}\n"},
                  Error("w.yaml:2: features.a b: feature name 'a b' must be lowercase letters", located=True),
                  "features named 'a b', 'x=y', '_text', 'not'; an entry _text=EVIL", "F17", overlay="w.yaml"),
     overlay_case("O07b", {"w.tsv": "gizmo\tN\tclass=artifact; _text=EVIL\n"},

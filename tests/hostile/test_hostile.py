@@ -11,8 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.hostile import (cases_cli, cases_eval, cases_export, cases_files, cases_lexicon, cases_spec,
-                           cases_templates, cases_validate)
+from tests.hostile import (
+    cases_cli,
+    cases_eval,
+    cases_export,
+    cases_files,
+    cases_lexicon,
+    cases_spec,
+    cases_templates,
+    cases_validate,
+)
 from tests.hostile.corpus import Case, materialise, outcome_problems
 from tests.hostile.prerequisites import Prerequisites
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import click
 
 from blimpgen.cli import OutputPath
-
 from blimpgen.export.card import DEFAULT_LICENSE, DEFAULT_PRETTY_NAME
 from blimpgen.export.lm_eval import DEFAULT_GROUP
 

@@ -121,12 +121,10 @@ def batch_command(data: Path, out: Path, pairs_per_paradigm: int, judgments: int
 def ingest_command(batch_folder: Path, results: tuple[Path, ...], more_results: tuple[Path, ...], out: Path,
                    min_seconds: float | None, pass_fraction: Fraction, skip_malformed: bool) -> None:
     """Merge MTurk results files; write summary.md, per_paradigm.csv, per_pair.csv, per_worker.csv, excluded.csv."""
-    from blimpgen.validate.ingest import IngestOptions, ingest
-    from blimpgen.validate.summary import write_report
-
     from blimpgen._io import refuse_inputs
     from blimpgen.validate.batch import batch_files
-    from blimpgen.validate.summary import REPORT_FILES
+    from blimpgen.validate.ingest import IngestOptions, ingest
+    from blimpgen.validate.summary import REPORT_FILES, write_report
 
     options = IngestOptions(min_seconds=min_seconds, pass_fraction=pass_fraction, skip_malformed=skip_malformed)
     inputs = {"--results": [*results, *more_results], "--batch": batch_files(batch_folder)}

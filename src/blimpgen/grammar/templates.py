@@ -35,8 +35,17 @@ from jinja2 import StrictUndefined, TemplateSyntaxError, meta, nodes
 
 from blimpgen._io import describe_character, odd_character
 from blimpgen.errors import BlimpgenError, did_you_mean
-from blimpgen.grammar.sandbox import (HIDDEN_ATTRIBUTES, HIDDEN_STR_METHODS, JINJA_GLOBALS, KEPT_BUILTIN_FILTERS,
-                                      LOOP_FILTER, SIZE_REASON, WHY_NOT, TemplateEnvironment, TemplateRenderError)
+from blimpgen.grammar.sandbox import (
+    HIDDEN_ATTRIBUTES,
+    HIDDEN_STR_METHODS,
+    JINJA_GLOBALS,
+    KEPT_BUILTIN_FILTERS,
+    LOOP_FILTER,
+    SIZE_REASON,
+    WHY_NOT,
+    TemplateEnvironment,
+    TemplateRenderError,
+)
 from blimpgen.vocab import morphology
 from blimpgen.vocab.lexeme import Word
 

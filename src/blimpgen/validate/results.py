@@ -21,10 +21,9 @@ from datetime import datetime
 from pathlib import Path
 
 from blimpgen._io import open_regular
-from blimpgen.errors import DataError, OptionError, SpecError
+from blimpgen.errors import OptionError, SpecError
 from blimpgen.validate.batch import LoadedBatch
-from blimpgen.validate.page import (ELAPSED_FIELD, HIT_FIELD, HONEYPOT_FIELD, NATIVE_FIELD, QUESTION_PREFIX,
-                                    element_text)
+from blimpgen.validate.page import ELAPSED_FIELD, HIT_FIELD, HONEYPOT_FIELD, NATIVE_FIELD, QUESTION_PREFIX, element_text
 
 REQUIRED = ("AssignmentId", "WorkerId", "AssignmentStatus", "WorkTimeInSeconds")
 STATUSES = ("Submitted", "Approved", "Rejected")
