@@ -91,7 +91,10 @@ SPEC_CASES = [
               Error(":16: a YAML alias refers to a value that contains it (a recursive alias)", located=True),
               "a recursive alias", finding="F1"),
     spec_case("S03", "s_deep", base("s_deep") + "notes:\n" + "".join("  " * (i + 1) + f"k{i}:\n" for i in range(800))
-              + "  " * 801 + "v: 1\n", Error("YAML nesting is too deep", located=True), "800-level nested mapping"),
+              + "  " * 801 + "v: 1\n", Error(":16: notes: Input should be a valid string", located=True),
+              "800-level nested mapping (libyaml parses it; a notes mapping is no string)"),
+    spec_case("S03b", "s_deeper", base("s_deeper") + "notes: " + "[" * 5000 + "]" * 5000 + "\n",
+              Error("YAML nesting is too deep", located=True), "5,000 nested lists (deeper than libyaml reads)"),
     spec_case("S04", "s_big_template", base("s_big_template", good="x" * 2_000_000 + GOOD),
               Error("a spec file is at most 1 MB", located=True), "good template = 2 MB of literal text",
               finding="F19"),

@@ -265,13 +265,14 @@ class Error:
     """Every command under test fails cleanly with ``text`` in its error output.
 
     Args:
-        text: expected in an error line (``:14: good: message`` for a located one).
+        text: expected in an error line (``:14: good: message`` for a located one), or several
+            parts that must all be in one line (around a number that depends on generated data).
         located: every error line starts with the path of ``file`` (default: the case's first file).
         file: the input whose path starts each located line.
         check: asserts what the failure left behind.
     """
 
-    text: str
+    text: str | tuple[str, ...]
     located: bool = False
     file: str | None = None
     check: Check | None = None
@@ -343,7 +344,8 @@ def outcome_problems(case: Case, outcome: Outcome, ws: Path) -> list[str]:
             if not line.startswith(prefix) and not CHECK_SUMMARY.match(line):
                 problems.append(f"error line does not start with {prefix}: {line[:500]}")
                 break
-    if not any(expect.text in line for line in errors):
+    parts = (expect.text,) if isinstance(expect.text, str) else expect.text
+    if not any(all(part in line for part in parts) for line in errors):
         problems.append(f"expected {expect.text!r} in the error, got {errors[:3] or lines[:5]}")
     return problems
 
