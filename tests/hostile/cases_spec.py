@@ -90,6 +90,9 @@ SPEC_CASES = [
     spec_case("S34", "s_recursive", base("s_recursive") + "notes: &a [1, *a]\n",
               Error(":16: a YAML alias refers to a value that contains it (a recursive alias)", located=True),
               "a recursive alias", finding="F1"),
+    spec_case("S35", "s_fifo_fragment", "include: [frag]\n" + base("s_fifo_fragment"),
+              Error("P/_frag.yaml: cannot read file: not a regular file (a FIFO)", located=True, file="P/_frag.yaml"),
+              "an include: of a fragment that is a FIFO", files={"P/_frag.yaml": fifo}),
     spec_case("S03", "s_deep", base("s_deep") + "notes:\n" + "".join("  " * (i + 1) + f"k{i}:\n" for i in range(800))
               + "  " * 801 + "v: 1\n", Error(":16: notes: Input should be a valid string", located=True),
               "800-level nested mapping (libyaml parses it; a notes mapping is no string)"),

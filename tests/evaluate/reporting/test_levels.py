@@ -52,6 +52,21 @@ def test_levels_need_levels_and_scores(tmp_path: Path) -> None:
         level_results(data, [tmp_path / "missing"])
 
 
+@pytest.mark.parametrize(("line", "message"), [
+    ("{not json", r"pairs.jsonl:3: invalid JSON"),
+    ("[1, 2]", r"pairs.jsonl:3: expected a JSON object, got list"),
+    ('{"pair_id": "u-00002", "UID": "u", "correct": "yes"}', r"pairs.jsonl:3: correct: expected a per-pair result row"),
+    ('{"pair_id": "u-00002", "correct": 1.0}', r"pairs.jsonl:3: UID: expected a per-pair result row"),
+])
+def test_levels_bad_result_row_is_located(tmp_path: Path, line: str, message: str) -> None:
+    data, results = write_case(tmp_path)
+    rows = (results / "pairs.jsonl").read_text().splitlines()
+    rows[2] = line
+    (results / "pairs.jsonl").write_text("\n".join(rows) + "\n")
+    with pytest.raises(DataError, match=message):
+        level_results(data, [results])
+
+
 def test_levels_cli_report_with_figures(tmp_path: Path) -> None:
     from tests.cli.test_author_cli import run
 
