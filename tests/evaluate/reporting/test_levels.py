@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from blimpgen.errors import DataError
-from blimpgen.evaluate.reporting.levels import format_levels, level_results
+from blimpgen.evaluate.reporting.levels import figure_levels, format_levels, level_results
 from blimpgen.records.pair import MinimalPair
 
 
@@ -74,3 +74,14 @@ def test_levels_cli_report_with_figures(tmp_path: Path) -> None:
     code, output = run("report", str(results), "--levels", str(data), "--plots", str(tmp_path / "plots"))
     assert code == 0 and "u (m)" in output and "effect vs none" in output, output
     assert (tmp_path / "plots" / "levels_u_attractor.png").stat().st_size > 1000
+
+
+def test_levels_figures_refuse_a_uid_that_is_a_path(tmp_path: Path) -> None:
+    data, results = write_case(tmp_path)
+    for path in (data, results / "pairs.jsonl"):
+        path.write_text(path.read_text().replace('"u"', '"../evil"').replace('"u-', '"../evil-'))
+    found = level_results(data, [results])
+    assert [result.uid for result in found] == ["../evil"]
+    with pytest.raises(DataError, match=r"UID '\.\./evil' or factor 'attractor' cannot name a figure file"):
+        figure_levels(found, tmp_path / "plots")
+    assert not (tmp_path / "evil_attractor.png").exists() and not (tmp_path / "plots").exists()

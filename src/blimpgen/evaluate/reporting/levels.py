@@ -11,12 +11,13 @@ level (the reference), with Newcombe's interval for a difference of independent 
 from __future__ import annotations
 
 import math
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from blimpgen._io import data_files
+from blimpgen._io import atomic_writer, data_files
 from blimpgen.errors import DataError
 from blimpgen.evaluate.metrics import wilson_interval
 from blimpgen.records.jsonl import read_json_lines, read_pairs
@@ -135,15 +136,23 @@ def format_levels(results: Sequence[LevelResult]) -> str:
     return "\n".join(lines)
 
 
+# A UID or factor name that may be part of a figure's file name (the data names them; no path).
+FILE_NAME_PART = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+
+
 def figure_levels(results: Sequence[LevelResult], folder: Path | str) -> list[Path]:
-    """One PNG per paradigm and factor: accuracy per level, one bar per model, with intervals."""
+    """One PNG per paradigm and factor: accuracy per level, one bar per model, with intervals.
+
+    Raises:
+        DataError: for a UID or factor name that cannot be part of a file name, or a figure
+            that cannot be written (each is written whole or not at all).
+    """
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
     written = []
     by_uid: dict[str, list[LevelResult]] = defaultdict(list)
     for result in results:
@@ -166,8 +175,14 @@ def figure_levels(results: Sequence[LevelResult], folder: Path | str) -> list[Pa
             axis.set_ylabel("accuracy")
             if len(group) > 1:
                 axis.legend(fontsize="small")
-            path = folder / f"levels_{uid}_{factor}.png"
-            figure.savefig(path, dpi=120, bbox_inches="tight", format="png")
-            plt.close(figure)
+            try:
+                if not (FILE_NAME_PART.fullmatch(uid) and FILE_NAME_PART.fullmatch(factor)):
+                    raise DataError(f"UID {uid!r} or factor {factor!r} cannot name a figure file; use letters, "
+                                    "digits, '_', '.' and '-'")
+                path = folder / f"levels_{uid}_{factor}.png"
+                with atomic_writer(path, "wb") as handle:
+                    figure.savefig(handle, dpi=120, bbox_inches="tight", format="png")
+            finally:
+                plt.close(figure)
             written.append(path)
     return written
