@@ -8,8 +8,10 @@ are errors (PyYAML silently keeps the last one). Only the safe loader is used: l
 refuses, so every error reads as the pure-Python parser words it, at the same line.
 Every way PyYAML (or Python) can refuse a text becomes a located :class:`SpecError`: syntax
 errors, control characters (the reader refuses them before parsing starts), integers of more
-than 4300 digits, nesting too deep. Specs, the feature inventory and lexicon overlays all load
-through :func:`load_yaml_text`.
+than 4300 digits, nesting too deep. Aliases are walked once each (PyYAML shares aliased
+values), and a document whose aliases would expand it by more than :data:`MAX_ALIAS_EXPANSION`
+values (a "billion laughs" file of a few lines) is refused, so no later walk over the data can
+blow up. Specs, the feature inventory and lexicon overlays all load through :func:`load_yaml_text`.
 """
 
 from __future__ import annotations
@@ -20,10 +22,14 @@ from typing import Any
 
 import yaml
 
+from blimpgen._io import read_text
 from blimpgen.errors import SpecError
 
 KeyPath = tuple[str | int, ...]
 _FAST_LOADER = getattr(yaml, "CSafeLoader", None)
+
+# Values that aliases may add to a document when expanded (a spec reuses a slot body or two).
+MAX_ALIAS_EXPANSION = 100_000
 
 
 def key_path_str(path: KeyPath) -> str:
@@ -102,7 +108,8 @@ def _load(loader: Any, text: str, file: str) -> tuple[Any, LineTable]:
         node = loader.get_single_node()
         if node is None:
             return None, table
-        _walk(node, (), table)
+        _walk(node, (), table, set())
+        _check_aliases(node, table.file)
         data = loader.construct_document(node)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -130,17 +137,16 @@ def load_yaml(path: Path | str, display: str | None = None) -> tuple[Any, LineTa
     Raises:
         SpecError: when the file cannot be read or parsed.
     """
-    path = Path(path)
     name = display or str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SpecError(f"cannot read file: {exc.__class__.__name__}: {exc}", name) from None
-    return load_yaml_text(text, name)
+    return load_yaml_text(read_text(path, name, error=SpecError), name)
 
 
-def _walk(node: yaml.Node, path: KeyPath, table: LineTable) -> None:
+def _walk(node: yaml.Node, path: KeyPath, table: LineTable, seen_nodes: set[int]) -> None:
+    """Record the line of every key path; a node reached again through an alias is not walked again."""
     table.lines.setdefault(path, node.start_mark.line + 1)
+    if id(node) in seen_nodes:
+        return
+    seen_nodes.add(id(node))
     if isinstance(node, yaml.MappingNode):
         seen: dict[str, int] = {}
         for key_node, value_node in node.value:
@@ -157,7 +163,40 @@ def _walk(node: yaml.Node, path: KeyPath, table: LineTable) -> None:
                                 table.file, line, key_path_str(path + (key,)))
             seen[key] = line
             table.lines[path + (key,)] = line
-            _walk(value_node, path + (key,), table)
+            _walk(value_node, path + (key,), table, seen_nodes)
     elif isinstance(node, yaml.SequenceNode):
         for index, item in enumerate(node.value):
-            _walk(item, path + (index,), table)
+            _walk(item, path + (index,), table, seen_nodes)
+
+
+def _check_aliases(root: yaml.Node, file: str) -> None:
+    """Refuse a document whose aliases expand it by more than ``MAX_ALIAS_EXPANSION`` values.
+
+    The expanded size of every node is computed once (post-order, shared nodes memoised), so
+    this is linear in the written document however large the expansion would be.
+    """
+    sizes: dict[int, int] = {}
+    visiting: set[int] = set()
+    written = 0
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        if id(node) in sizes:
+            continue
+        children = ([n for pair in node.value for n in pair] if isinstance(node, yaml.MappingNode)
+                    else list(node.value) if isinstance(node, yaml.SequenceNode) else [])
+        if not children_done:
+            if id(node) in visiting:
+                raise SpecError("a YAML alias refers to a value that contains it (a recursive alias)", file,
+                                node.start_mark.line + 1)
+            visiting.add(id(node))
+            written += 1
+            stack.append((node, True))
+            stack.extend((child, False) for child in children if id(child) not in sizes)
+            continue
+        size = 1 + sum(sizes[id(child)] for child in children)
+        sizes[id(node)] = size
+        if size - written > MAX_ALIAS_EXPANSION:
+            raise SpecError(f"YAML aliases expand this document by more than {MAX_ALIAS_EXPANSION:,} values "
+                            "(an alias bomb?); write the values out instead of repeating aliases",
+                            file, node.start_mark.line + 1)

@@ -31,9 +31,25 @@ from typing import Any, TypeVar
 
 LocatedT = TypeVar("LocatedT", bound="LocatedError")
 
+# An error is read as one line per problem: a value quoted in one (a 5,000-character category, a
+# whole template, a runaway sentence) is cut in the middle, and the line says how much was left out.
+MAX_MESSAGE_LINE = 500
+
+
+def clip(line: str, limit: int = MAX_MESSAGE_LINE) -> str:
+    """``line``, or its start and end around ``[N characters left out]`` when it is longer than ``limit``."""
+    if len(line) <= limit:
+        return line
+    head, tail = line[:limit * 3 // 4], line[-(limit // 4):]
+    return f"{head} … [{len(line) - len(head) - len(tail):,} characters left out] … {tail}"
+
 
 class BlimpgenError(Exception):
-    """Root of every error blimpgen raises on bad input."""
+    """Root of every error blimpgen raises on bad input; each line of its text is at most
+    :data:`MAX_MESSAGE_LINE` characters (:func:`clip`)."""
+
+    def __str__(self) -> str:
+        return "\n".join(clip(line) for line in Exception.__str__(self).split("\n"))
 
 
 @dataclass(frozen=True)
@@ -145,9 +161,6 @@ class UnknownNameError(BlimpgenError, KeyError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return type(self), (self.kind, self.name, self.available)
-
-    def __str__(self) -> str:  # KeyError would repr() the message
-        return str(self.args[0])
 
 
 def did_you_mean(name: str, choices: Iterable[str], limit: int = 3) -> str:

@@ -1,7 +1,7 @@
 """Reading a corpus for ``audit --overlap``: text or JSONL, plain or gzipped, streamed in blocks.
 
-A corpus is a file or a folder of files (every file under it, sorted by path; hidden files are
-skipped). How a file is read depends on its name:
+A corpus is a file or a folder of files (every regular file under it, sorted by path; hidden
+files are skipped). How a file is read depends on its name:
 
 * ``*.jsonl`` / ``*.jsonl.gz``: one JSON object per line; its ``sentence_good`` and
   ``sentence_bad`` (minimal pairs: ours, or the released BLiMP files) or else its ``text``
@@ -9,20 +9,23 @@ skipped). How a file is read depends on its name:
 * anything else (``*.txt``, ``*.gz``, ...): plain UTF-8 text, one document or one sentence a line.
 
 :func:`corpus_blocks` yields the text as blocks of whole lines (about :data:`BLOCK` bytes each),
-so memory stays flat whatever the corpus size. An unreadable file, a line that is not UTF-8,
+so memory stays flat whatever the corpus size. A corpus file is read only if it is a regular
+file (a FIFO is refused, never waited on). An unreadable file, a line that is not UTF-8,
 invalid JSON or a line longer than :data:`MAX_LINE` is a :class:`~blimpgen.errors.DataError`
 that names ``file:line``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 import zlib
 from collections.abc import Iterator
-from io import BufferedIOBase
 from pathlib import Path
+from typing import IO
 
+from blimpgen._io import open_regular
 from blimpgen.errors import DataError
 
 BLOCK = 1 << 20            # bytes of text handed on at once
@@ -55,13 +58,15 @@ def is_jsonl(path: Path) -> bool:
     return path.name.endswith((".jsonl", ".jsonl.gz"))
 
 
-def _open(path: Path) -> BufferedIOBase:
-    try:
+@contextlib.contextmanager
+def _open(path: Path) -> Iterator[IO[bytes] | gzip.GzipFile]:
+    """A corpus file's bytes (gunzipped for ``*.gz``); a regular file only (a FIFO is refused, never read)."""
+    with open_regular(path, str(path), DataError) as raw:
         if path.name.endswith(".gz"):
-            return gzip.open(path, "rb")
-        return path.open("rb")
-    except OSError as exc:
-        raise DataError(f"cannot read corpus: {exc.strerror or exc}", str(path)) from None
+            with gzip.GzipFile(fileobj=raw, mode="rb") as unzipped:
+                yield unzipped
+        else:
+            yield raw
 
 
 def _raw_blocks(path: Path) -> Iterator[tuple[bytes, int]]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import sys
 
 import click
@@ -93,8 +94,28 @@ def cli(ctx: click.Context, verbose: bool) -> None:
     ctx.obj["verbose"] = verbose
 
 
+class OutputPath(click.Path):
+    """A ``click.Path`` for outputs: an empty path is refused (it must never mean stdout or "here")."""
+
+    def convert(self, value: str | os.PathLike[str], param: click.Parameter | None,
+                ctx: click.Context | None) -> str | bytes | os.PathLike[str]:
+        if isinstance(value, str) and not value.strip():
+            self.fail("an empty path", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+# Signals that end a run like Ctrl-C: a normal exit, so atomic writers remove their temporary files.
+STOP_SIGNALS = ("SIGTERM", "SIGHUP")
+
+
 def _terminate(signum: int, frame: object) -> None:
-    # SIGTERM becomes a normal exit, so atomic writers remove their temporary files.
+    import signal
+
+    try:  # the terminal may be gone (SIGHUP)
+        sys.stderr.write(f"blimpgen: stopped by {signal.Signals(signum).name}; unfinished outputs were not written\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
     raise SystemExit(128 + signum)
 
 
@@ -105,7 +126,9 @@ def main(argv: list[str] | None = None) -> None:
     from blimpgen.errors import BlimpgenError
 
     if threading_is_main():
-        signal.signal(signal.SIGTERM, _terminate)
+        for name in STOP_SIGNALS:
+            if hasattr(signal, name):
+                signal.signal(getattr(signal, name), _terminate)
 
     verbose = "--verbose" in (argv if argv is not None else sys.argv[1:])
     try:

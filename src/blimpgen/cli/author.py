@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from blimpgen.cli import OutputPath
 from blimpgen.cli.generate import lexicon_overlay_option, paradigm_path_option
 
 
@@ -30,7 +31,7 @@ def check_command(paths: tuple[str, ...], n: int, attempts: int, overlays: tuple
 @click.argument("uid")
 @click.option("--phenomenon", required=True, help="linguistics_term of the paradigm (e.g. npi_licensing).")
 @click.option("--field", "field_name", help="BLiMP field; guessed from the phenomenon when omitted.")
-@click.option("-o", "--output", "folder", type=click.Path(file_okay=False), default=".", show_default=True,
+@click.option("-o", "--output", "folder", type=OutputPath(file_okay=False), default=".", show_default=True,
               help="Folder to write UID.yaml into.")
 def new_command(uid: str, phenomenon: str, field_name: str | None, folder: str) -> None:
     """Write a commented skeleton paradigm that passes `blimpgen check` as written."""
@@ -47,7 +48,7 @@ def new_command(uid: str, phenomenon: str, field_name: str | None, folder: str) 
 @click.option("--threshold", type=click.FloatRange(0.5, 1.0), default=0.9, show_default=True,
               help="Flag a paradigm when a heuristic reaches this accuracy.")
 @click.option("--markdown", is_flag=True, help="A Markdown table (for docs/audit.md).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write here; stdout when omitted.")
+@click.option("-o", "--output", type=OutputPath(dir_okay=False), help="Write here; stdout when omitted.")
 @click.option("--fail-on-flag", is_flag=True,
               help="Exit 1 when any paradigm is flagged (with --overlap: has a sentence in the corpus).")
 @click.option("--plausibility", is_flag=True,
@@ -89,8 +90,12 @@ def audit_command(uids: tuple[str, ...], all_paradigms: bool, n: int, seed: int,
     if evidence and not plausibility:
         raise click.UsageError("--evidence goes with --plausibility")
     if corpus:
+        from blimpgen._io import data_files, refuse_inputs
         from blimpgen.authoring import overlap
+        from blimpgen.authoring.corpus import corpus_files
 
+        refuse_inputs(output, {"--overlap": [corpus, *corpus_files(corpus)],
+                               "--data": [data, *data_files(data)] if data else []})
         report = (overlap.overlap_data(data, corpus, ngram, progress=True) if data else
                   overlap.overlap_catalog(Catalog.from_environment(paradigm_paths, overlays),
                                           None if all_paradigms else uids, corpus, n, seed, ngram, progress=True))
@@ -128,7 +133,7 @@ def _write(text: str, output: str | None) -> None:
 
 
 @click.command("reference")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Markdown file; stdout when omitted.")
+@click.option("-o", "--output", type=OutputPath(dir_okay=False), help="Markdown file; stdout when omitted.")
 def reference_command(output: str | None) -> None:
     """Write the spec-language and feature reference (Markdown) from the code and data."""
     from blimpgen._io import atomic_writer

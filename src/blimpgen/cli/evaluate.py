@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 import click
 
+from blimpgen.cli import OutputPath
 from blimpgen.evaluate.metrics import TIE_POLICIES
 from blimpgen.evaluate.scoring.methods import METHODS
 from blimpgen.evaluate.scoring.options import DTYPES
@@ -35,7 +36,7 @@ DEPRECATED = {"first_token": "--first-token", "pll": "--pll", "ngram_model": "--
 @click.option("--data", "data", multiple=True, type=click.Path(),
               help="BLiMP-schema JSONL file or folder of them, or of probe items (repeatable; one kind per run). "
                    "Required.")
-@click.option("--out", type=click.Path(file_okay=False),
+@click.option("--out", type=OutputPath(file_okay=False),
               help="Folder for pairs.jsonl (items.jsonl for probes), results.json, results.csv.")
 @click.option("--method", type=click.Choice(list(METHODS)),
               help="Pairs: BLiMP section 6.4 method [full-sentence].")
@@ -116,10 +117,10 @@ def _parameters(factory: Callable[..., object]) -> list[str]:
 
 @click.command("report")
 @click.argument("results", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
-@click.option("--plots", type=click.Path(file_okay=False), help="Folder for PNG figures.")
+@click.option("--plots", type=OutputPath(file_okay=False), help="Folder for PNG figures.")
 @click.option("--human", type=click.Path(exists=True, dir_okay=False),
               help="Human accuracy per paradigm (JSON or CSV with UID and accuracy) for the correlation figure.")
-@click.option("--out", type=click.Path(dir_okay=False), help="Also save the models x phenomena table as CSV.")
+@click.option("--out", type=OutputPath(dir_okay=False), help="Also save the models x phenomena table as CSV.")
 @click.option("--metric", help="Probe results: mc_accuracy, top1, top5, sensitivity, sensitivity@0.01 "
                                "[mc_accuracy].")
 @click.option("--levels", "levels_data", type=click.Path(exists=True),
@@ -148,7 +149,7 @@ def ngram_group() -> None:
 
 @ngram_group.command("train")
 @click.argument("corpus", type=click.Path(exists=True))
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="ARPA file to write.")
+@click.option("-o", "--output", required=True, type=OutputPath(dir_okay=False), help="ARPA file to write.")
 @click.option("--order", type=click.IntRange(1, 9), default=5, show_default=True)
 @click.option("--discount", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.75,
               show_default=True)

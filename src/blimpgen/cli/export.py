@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import click
 
+from blimpgen.cli import OutputPath
 from blimpgen.export.card import DEFAULT_LICENSE, DEFAULT_PRETTY_NAME
 from blimpgen.export.lm_eval import DEFAULT_GROUP
 
@@ -20,7 +21,7 @@ def export_group() -> None:
 @export_group.command("hf")
 @click.option("--data", required=True, type=click.Path(exists=True),
               help="BLiMP-schema JSONL file, or a folder of <UID>.jsonl files.")
-@click.option("-o", "--output", "out", type=click.Path(file_okay=False),
+@click.option("-o", "--output", "out", type=OutputPath(file_okay=False),
               help="Folder to write (one parquet config per paradigm + README card).")
 @click.option("--push-to-hub", "repo_id", metavar="USER/NAME",
               help="Also upload to this Hub dataset repo (needs a token and network).")
@@ -57,7 +58,7 @@ def hf_command(data: str, out: str | None, repo_id: str | None, save_to_disk: bo
 @export_group.command("lm-eval")
 @click.option("--data", required=True, type=click.Path(exists=True, file_okay=False),
               help="Folder written by `blimpgen export hf`.")
-@click.option("-o", "--output", "out", required=True, type=click.Path(file_okay=False),
+@click.option("-o", "--output", "out", required=True, type=OutputPath(file_okay=False),
               help="Folder for the task YAMLs (pass it to lm_eval --include_path).")
 @click.option("--group", default=DEFAULT_GROUP, show_default=True,
               help="Group name; tasks are named GROUP_UID.")

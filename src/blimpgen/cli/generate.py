@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import click
 
+from blimpgen.cli import OutputPath
 from blimpgen.records.item_types import CONTROLS
 
 paradigm_path_option = click.option(
@@ -57,9 +58,9 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
 @click.option("-n", "--num", "n", type=click.IntRange(0, 10_000_000), default=1000, show_default=True,
               help="Pairs (or probe items) per paradigm.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False),
+@click.option("-o", "--output", type=OutputPath(dir_okay=False),
               help="Output JSONL file (one paradigm); stdout when omitted.")
-@click.option("--out-dir", type=click.Path(file_okay=False),
+@click.option("--out-dir", type=OutputPath(file_okay=False),
               help="Folder for UID.jsonl files (probe controls: UID.CONTROL.jsonl).")
 @click.option("--option", "probe_options", multiple=True, metavar="NAME=VALUE",
               help="Probe suites: set a suite option, e.g. --option max_age=30 (repeatable).")
@@ -109,10 +110,11 @@ def gen_command(uids: tuple[str, ...], all_paradigms: bool, all_probes: bool, n:
         from blimpgen.generators.design import balanced
 
         for source in map(balanced, sources):  # -n pairs per cell
-            write_outputs([source], n * source.cells, seed, output, out_dir, progress=not quiet, report=report)
+            write_outputs([source], n * source.cells, seed, output, out_dir, progress=not quiet, report=report,
+                          inputs=catalog.inputs())
         return
     write_outputs(sources, n, seed, output, out_dir, controls, progress=not quiet, report=report,
-                  jobs=default_jobs() if jobs is None else jobs)
+                  jobs=default_jobs() if jobs is None else jobs, inputs=catalog.inputs())
 
 
 @click.command("show")
@@ -133,17 +135,19 @@ def show_command(uid: str, n: int, seed: int, lexicon_mode: str, paradigm_paths:
 
 
 @click.command("catalogue")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Markdown file; stdout when omitted.")
+@click.option("-o", "--output", type=OutputPath(dir_okay=False), help="Markdown file; stdout when omitted.")
 @paradigm_path_option
 def catalogue_command(output: str | None, paradigm_paths: tuple[str, ...]) -> None:
     """Write the paradigm catalogue (Markdown) from the specs."""
-    from blimpgen._io import atomic_writer
+    from blimpgen._io import atomic_writer, refuse_inputs
     from blimpgen.authoring.catalogue import render_catalogue
     from blimpgen.generators.catalog import Catalog, sources_as
     from blimpgen.generators.paradigm import Paradigm
     from blimpgen.grammar import ParadigmSpec
 
-    sources = Catalog.from_environment(paradigm_paths).build(spec_type=ParadigmSpec)
+    catalog = Catalog.from_environment(paradigm_paths)
+    refuse_inputs(output, catalog.inputs())
+    sources = catalog.build(spec_type=ParadigmSpec)
     text = render_catalogue(sources_as(sources, Paradigm))
     if output is None:
         click.echo(text, nl=False)

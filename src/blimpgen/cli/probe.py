@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import click
 
+from blimpgen.cli import OutputPath
 from blimpgen.evaluate.scoring.options import DTYPES
 from blimpgen.records.item_types import CONTROLS
 
@@ -58,8 +59,8 @@ def probe_group() -> None:
 @click.option("--device", help="cpu, cuda, cuda:1 ... [cuda when available].")
 @click.option("--dtype", type=click.Choice(DTYPES), default="float32", show_default=True,
               help="Dtype of the encoder passes; the head always trains in float32.")
-@click.option("--out", type=click.Path(file_okay=False), help="Folder for curve.json and curve.csv.")
-@click.option("--plot", type=click.Path(dir_okay=False), help="Also draw the curves into this PNG file.")
+@click.option("--out", type=OutputPath(file_okay=False), help="Folder for curve.json and curve.csv.")
+@click.option("--plot", type=OutputPath(dir_okay=False), help="Also draw the curves into this PNG file.")
 @click.option("--linear", is_flag=True, help="Also run LINEAR: the head's first layer fixed, only its output layer "
                                             "trains (oLMpics 3.3).")
 @click.option("--protocol", type=click.Choice(["mc-mlm", "mc-qa"]), default="mc-mlm", show_default=True,
@@ -89,7 +90,7 @@ def curve_command(model, train, eval_path, eval_fraction, control_train, control
 
 @probe_group.command("import")
 @click.argument("source", type=click.Path(dir_okay=False))
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="Probe-item JSONL to write.")
+@click.option("-o", "--output", required=True, type=OutputPath(dir_okay=False), help="Probe-item JSONL to write.")
 @click.option("--suite", help="Suite name (UID) for the items [the file name].")
 @click.option("--phenomenon", help="linguistics_term reports group by [the suite name].")
 @click.option("--field", default="semantics", show_default=True)

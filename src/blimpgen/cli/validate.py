@@ -8,14 +8,19 @@ from pathlib import Path
 
 import click
 
+from blimpgen.cli import OutputPath
+
 
 def _decimal(ctx: click.Context, param: click.Parameter, value: str | None) -> Decimal | None:
     if value is None:
         return None
     try:
-        return Decimal(value.lstrip("$"))
+        amount = Decimal(value.lstrip("$"))
     except InvalidOperation:
+        amount = None
+    if amount is None or not amount.is_finite():  # Decimal reads NaN and Infinity too
         raise click.BadParameter(f"{value!r} is not an amount in dollars (e.g. 0.60)") from None
+    return amount
 
 
 def _fraction(ctx: click.Context, param: click.Parameter, value: str) -> Fraction:
@@ -48,7 +53,7 @@ def validate_group() -> None:
 @validate_group.command("batch")
 @click.option("--data", required=True, type=click.Path(exists=True, path_type=Path),
               help="Generated pairs: a BLiMP-schema JSONL file or a folder of <UID>.jsonl files.")
-@click.option("-o", "--out", required=True, type=click.Path(file_okay=False, path_type=Path),
+@click.option("-o", "--out", required=True, type=OutputPath(file_okay=False, path_type=Path),
               help="Batch folder to write.")
 @click.option("--pairs-per-paradigm", default=5, show_default=True,
               help="Pairs sampled at random from each paradigm.")
@@ -107,7 +112,7 @@ def batch_command(data: Path, out: Path, pairs_per_paradigm: int, judgments: int
 @click.option("--results", "results", required=True, multiple=True, type=click.Path(exists=True, path_type=Path),
               help="MTurk results CSV; repeat the option or list more files after it.")
 @click.argument("more_results", nargs=-1, type=click.Path(exists=True, path_type=Path))
-@click.option("-o", "--out", required=True, type=click.Path(file_okay=False, path_type=Path), help="Report folder.")
+@click.option("-o", "--out", required=True, type=OutputPath(file_okay=False, path_type=Path), help="Report folder.")
 @click.option("--min-seconds", type=float, default=None,
               help="Exclude assignments faster than this [default: 2 s per item].")
 @click.option("--pass-fraction", default="4/5", show_default=True, callback=_fraction,
@@ -116,10 +121,15 @@ def batch_command(data: Path, out: Path, pairs_per_paradigm: int, judgments: int
 def ingest_command(batch_folder: Path, results: tuple[Path, ...], more_results: tuple[Path, ...], out: Path,
                    min_seconds: float | None, pass_fraction: Fraction, skip_malformed: bool) -> None:
     """Merge MTurk results files; write summary.md, per_paradigm.csv, per_pair.csv, per_worker.csv, excluded.csv."""
+    from blimpgen._io import refuse_inputs
+    from blimpgen.validate.batch import batch_files
     from blimpgen.validate.ingest import IngestOptions, ingest
-    from blimpgen.validate.summary import write_report
+    from blimpgen.validate.summary import REPORT_FILES, write_report
 
     options = IngestOptions(min_seconds=min_seconds, pass_fraction=pass_fraction, skip_malformed=skip_malformed)
+    inputs = {"--results": [*results, *more_results], "--batch": batch_files(batch_folder)}
+    for name in REPORT_FILES:
+        refuse_inputs(out / name, inputs)
     analysis = ingest(batch_folder, [*results, *more_results], options)
     write_report(analysis, out)
     overall = analysis.overall
@@ -133,7 +143,7 @@ def ingest_command(batch_folder: Path, results: tuple[Path, ...], more_results: 
 @validate_group.command("simulate")
 @click.option("--batch", "batch_folder", required=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="The batch folder to simulate.")
-@click.option("-o", "--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+@click.option("-o", "--out", required=True, type=OutputPath(dir_okay=False, path_type=Path),
               help="Results CSV to write (MTurk format).")
 @click.option("--workers", default=40, show_default=True, help="Workers in the pool.")
 @click.option("--accuracy", default=0.9, show_default=True, help="Mean accuracy of attentive workers.")
@@ -166,7 +176,7 @@ def simulate_command(batch_folder: Path, out: Path, workers: int, accuracy: floa
 @validate_group.command("fetch")
 @click.option("--batch", "batch_folder", required=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="A batch posted with --post.")
-@click.option("-o", "--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+@click.option("-o", "--out", required=True, type=OutputPath(dir_okay=False, path_type=Path),
               help="Results CSV to write (MTurk format).")
 def fetch_command(batch_folder: Path, out: Path) -> None:
     """Download the assignments of a batch posted with --post as an MTurk results CSV (needs boto3)."""

@@ -19,6 +19,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import MISSING, field, fields, is_dataclass
 from typing import Any
 
+from blimpgen._io import csv_cell
+
 
 def column(*, default: Any = MISSING, omit_none: bool = False, flatten: bool = False) -> Any:
     """A row field with its JSON markers (see the module docstring)."""
@@ -52,7 +54,8 @@ def csv_columns(row_type: type) -> list[str]:
 
 
 def csv_text(row_type: type, rows: Iterable[Any]) -> str:
-    """Rows of one type as CSV text: floats rounded to 6 places, None as an empty cell."""
+    """Rows of one type as CSV text: floats rounded to 6 places, None as an empty cell, and text
+    that a spreadsheet would run as a formula (a UID ``=HYPERLINK(...)``) quoted as text."""
     names = csv_columns(row_type)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -65,4 +68,6 @@ def csv_text(row_type: type, rows: Iterable[Any]) -> str:
 def _cell(value: Any) -> Any:
     if value is None:
         return ""
-    return round(value, 6) if isinstance(value, float) else value
+    if isinstance(value, float):
+        return round(value, 6)
+    return value if isinstance(value, (bool, int)) else csv_cell(value)

@@ -1,7 +1,8 @@
 """The one evaluation runner: read the data once, score it with its record type's task, write results.
 
-Output folder (all files are written only after everything is scored, each atomically, so a
-failed run leaves no partial result; every file names the options that produced it):
+Output folder (the files are written only after everything is scored, all of them or none,
+so a failed run leaves no partial result and never new files beside old ones; every file names
+the options that produced it):
 
 * the task's records file (``pairs.jsonl``, ``items.jsonl``): one scored row per record;
 * ``results.json``: the options (the scorer's and the task's) and the task's summary;
@@ -17,6 +18,7 @@ since each type has its own result tables and one ``results.json`` holds one of 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -24,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from blimpgen import __version__
-from blimpgen._io import atomic_writer, data_files
+from blimpgen._io import data_files, same_file, write_files
 from blimpgen.errors import DataError, OptionError
 from blimpgen.evaluate.checks import check_not_all_ties
 from blimpgen.evaluate.distributed import distributed, is_main_process, launched_processes, local_rank, run_shards
@@ -62,12 +64,16 @@ def read_data(data: str | Path | Sequence[str | Path]) -> Data:
         OptionError: for files of different record types.
     """
     paths = [data] if isinstance(data, (str, Path)) else list(data)
-    files = [file for path in paths for file in data_files(path)]
+    files = _distinct_files(paths)
     first_file: dict[type[Record], Path] = {}
     records: list[Located] = []
     for file in files:
         expected = None
         for where, raw in read_json_lines(file):
+            if isinstance(raw, Mapping) and SCORED_ROW_KEYS <= raw.keys():
+                raise DataError("a row of evaluation results (a pairs.jsonl or items.jsonl that `blimpgen eval` "
+                                "wrote), not a pair or probe item to evaluate; pass the data that was scored",
+                                where.file, where.line)
             found = record_type(raw)
             if expected is None:
                 expected = found
@@ -83,6 +89,52 @@ def read_data(data: str | Path | Sequence[str | Path]) -> Data:
     if not records:
         raise DataError(f"{', '.join(str(f) for f in files)}: no {make_task(kind).noun}s to evaluate")
     return Data(kind, records, files)
+
+
+# Every scored row (PairScore, ItemScore) has these fields, and no record that is evaluated has them.
+SCORED_ROW_KEYS = frozenset({"scorer", "tie_policy", "correct"})
+
+
+def _distinct_files(paths: Sequence[str | Path]) -> list[Path]:
+    """The files of every ``--data`` path; a file reached twice is an error (it would count twice).
+
+    Raises:
+        OptionError: naming the file and the two ``--data`` paths that reach it.
+        DataError: for a path that holds no data files.
+    """
+    files: list[Path] = []
+    seen: dict[tuple[int, int] | Path, tuple[Path, str]] = {}
+    for path in paths:
+        for file in data_files(path):
+            try:
+                info = os.stat(file)
+                key: tuple[int, int] | Path = (info.st_dev, info.st_ino)
+            except OSError:  # unreadable: the reader says why
+                key = file.resolve()
+            if key in seen:
+                first, given = seen[key]
+                how = (f"--data {path} is given twice" if str(path) == given else
+                       f"--data {given} and --data {path} both name {first}" if first == file else
+                       f"--data {given} and --data {path} name the same file ({first} and {file})")
+                raise OptionError(f"{how}; its records would count twice: name each file once")
+            seen[key] = (file, str(path))
+            files.append(file)
+    return files
+
+
+def refuse_output_over_data(out: str | Path, files: Sequence[str | Path], records_file: str = "pairs.jsonl"
+                            ) -> None:
+    """Refuse an output folder that holds a data file: the results written there would be read
+    back as data by the next run over the folder (or replace the data, were it named like them).
+
+    Raises:
+        OptionError: naming the folder and the data file in it.
+    """
+    for file in files:
+        if same_file(Path(file).parent, out):
+            raise OptionError(f"{out}: the output is also an input: it holds --data {file}, and the results "
+                              f"written there ({records_file}) would be read as data by the next run over it; "
+                              "choose another --out")
 
 
 @dataclass
@@ -155,14 +207,12 @@ def write_results(result: EvalResult, out: str | Path) -> list[Path]:
     """
     out = _out_folder(out)
     task, summary = result.task, result.summary
+    refuse_output_over_data(out, result.options.get("data", ()), task.records_file)
     records = "".join(json.dumps(to_json(row), ensure_ascii=False) + "\n" for row in result.rows)
     body = {**result_header(task.record_type), "options": result.options, **summary.to_json()}
     texts = ((task.records_file, records), ("results.json", json.dumps(body, indent=2, ensure_ascii=False) + "\n"),
              ("results.csv", csv_text(summary.csv_row_type, summary.csv_rows(result.options))))
-    for name, text in texts:
-        with atomic_writer(out / name) as handle:
-            handle.write(text)
-    return [out / name for name, _ in texts]
+    return write_files([(out / name, text) for name, text in texts])  # all three, or none replaced
 
 
 def _out_folder(out: str | Path) -> Path:
@@ -200,6 +250,8 @@ def run_eval(scorer_name: str, scorer_options: Mapping[str, Any], data: Sequence
         _out_folder(out)
     loaded = read_data(data)
     task = make_task(loaded.record_type, options)
+    if out is not None:
+        refuse_output_over_data(out, loaded.files, task.records_file)
     selection = task.select(loaded.records)  # bad data fails here, before the model loads
     if launched_processes() > 1:
         scorer_options = scorers.get(scorer_name).place(dict(scorer_options), local_rank())

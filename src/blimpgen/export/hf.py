@@ -23,16 +23,18 @@ order, and is byte-for-byte the value in the JSONL file (``json.loads(row["slots
 
 from __future__ import annotations
 
+import contextlib
+import fnmatch
 import functools
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from blimpgen._io import atomic_directory, data_files
-from blimpgen.errors import DataError, OptionError
+from blimpgen.errors import BlimpgenError, DataError, OptionError
 from blimpgen.export import card as dataset_card
 from blimpgen.export._deps import require
 from blimpgen.records.jsonl import read_pairs
@@ -45,7 +47,7 @@ LIST_COLUMNS = ("kinds",)
 LAYOUTS = ("hub", "disk")
 SHARD_NAME = f"{dataset_card.SPLIT}-00000-of-00001.parquet"
 # Config names become folder names, Hub config names and lm-eval task names.
-UID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+UID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")  # whole UID (fullmatch: '$' would pass a final newline)
 
 
 @dataclass(frozen=True)
@@ -116,7 +118,7 @@ def collect_configs(data: Path | str) -> dict[str, list[MinimalPair]]:
     seen: dict[str, Path] = {}
     for path in data_files(data):
         for pair in read_pairs(path):
-            if not UID_PATTERN.match(pair.UID):
+            if not isinstance(pair.UID, str) or not UID_PATTERN.fullmatch(pair.UID):
                 raise DataError(f"{path}: UID {pair.UID!r} cannot name a config; use letters, "
                                 "digits, '_' and '-' (e.g. npi_present_1)")
             if pair.pair_id is not None:
@@ -160,7 +162,7 @@ def export_dataset(data: Path | str, out: Path | str, *, layout: str = "hub", ov
     summaries = [dataset_card.summarize_config(uid, pairs) for uid, pairs in configs.items()]
     text = dataset_card.render_card(summaries, pretty_name=pretty_name, license_id=license_id,
                                     hub_layout=layout == "hub", dataset_id=dataset_id)
-    with atomic_directory(out, overwrite=overwrite, is_ours=is_export_folder) as tmp:
+    with atomic_directory(out, overwrite=overwrite, is_ours=is_export_folder, owned=export_files(out)) as tmp:
         for uid, pairs in configs.items():
             if layout == "hub":
                 write_parquet(pairs, tmp / "data" / uid / SHARD_NAME)
@@ -213,6 +215,28 @@ def export_configs(folder: Path | str) -> list[str]:
     if "configs" in dataset_card.read_card_header(folder):
         return dataset_card.card_config_names(folder)
     return sorted(p.name for p in folder.iterdir() if (p / "dataset_dict.json").is_file())
+
+
+def export_files(folder: Path) -> Callable[[str], bool]:
+    """Which paths of an earlier export at ``folder`` ``export hf`` wrote (``--overwrite`` keeps the rest).
+
+    The card, the parquet shards of the configs it lists, and (disk layout) the configs' folders.
+    """
+    configs: set[str] = set()
+    disk: set[str] = set()
+    if folder.is_dir() and is_export_folder(folder):
+        with contextlib.suppress(BlimpgenError):
+            configs = set(dataset_card.card_config_names(folder))
+        disk = {p.name for p in folder.iterdir() if (p / "dataset_dict.json").is_file()}
+
+    def owned(relative: str) -> bool:
+        parts = relative.split("/")
+        if relative == "README.md" or parts[0] in disk:
+            return True
+        return (len(parts) == 3 and parts[0] == "data" and parts[1] in configs
+                and fnmatch.fnmatchcase(parts[2], f"{dataset_card.SPLIT}-*.parquet"))
+
+    return owned
 
 
 def is_export_folder(path: Path) -> bool:

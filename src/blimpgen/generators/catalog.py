@@ -23,6 +23,7 @@ Each folder is walked once and each file parsed once, however many commands ask.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -112,8 +113,8 @@ class Catalog:
             for path in map(Path, self.paths):
                 if path.is_dir():
                     files = spec_files(path)
-                elif path.is_file():
-                    files = [(str(path), path)]
+                elif os.path.lexists(path):
+                    files = [(str(path), path)]  # a file (reading it says what is wrong with it)
                 else:
                     self._problems.append(SpecError("paradigm path is not a folder", str(path)))
                     continue
@@ -187,6 +188,13 @@ class Catalog:
         uids = self.names(spec_type) if uids is None else list(uids)
         loaded = [self.get(uid, spec_type, purpose) for uid in uids]
         return [build_source(spec, self.lexicon, options) for spec in loaded]
+
+    def inputs(self) -> dict[str, list[str]]:
+        """The files this catalogue reads, by the option that names them (for refusing outputs onto them)."""
+        shipped = set(shipped_documents()[0])
+        specs = self._load()
+        return {"--lexicon-overlay": list(self.overlays),
+                "--paradigm-path": [loaded.file for uid, loaded in specs.items() if uid not in shipped]}
 
     def takes_options(self, uids: Sequence[str]) -> bool:
         """Whether any of ``uids`` is of a spec type that takes ``--option`` and ``--control``."""

@@ -13,13 +13,14 @@ from __future__ import annotations
 import random
 import sys
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
 from blimpgen import __version__
-from blimpgen._io import atomic_writer
-from blimpgen.errors import GenerationError
+from blimpgen._io import atomic_writer, refuse_inputs
+from blimpgen._yaml import KeyPath
+from blimpgen.errors import GenerationError, OptionError
 from blimpgen.generators.catalog import Catalog, sources_as
 from blimpgen.generators.kinds.base import Bindings
 from blimpgen.generators.paradigm import Paradigm
@@ -49,6 +50,7 @@ class Attempts:
     def __init__(self, n: int) -> None:
         self.budget = max(MIN_ATTEMPTS, ATTEMPTS_PER_PAIR * n)
         self.failures: Counter[str] = Counter()
+        self.places: Counter[KeyPath] = Counter()  # key path in the spec -> failures there
         self.count = self.in_a_row = 0
 
     def another(self) -> bool:
@@ -58,10 +60,15 @@ class Attempts:
         self.count += 1
         return True
 
-    def fail(self, reason: str) -> None:
-        """Count a failed attempt and why."""
+    def fail(self, reason: str, place: KeyPath = ("slots",)) -> None:
+        """Count a failed attempt, why, and where in the spec (a slot's or template's key path)."""
         self.failures[reason] += 1
+        self.places[place] += 1
         self.in_a_row += 1
+
+    def place(self) -> KeyPath:
+        """Where most attempts failed (the spec's ``slots`` when none did)."""
+        return self.places.most_common(1)[0][0] if self.places else ("slots",)
 
     def succeed(self) -> None:
         """End a streak of failures."""
@@ -75,12 +82,12 @@ class Attempts:
         """Sample and render once; on a dead end count why and return None."""
         bindings = source.sample(rng)
         if isinstance(bindings, DeadEnd):
-            self.fail(f"slot '{bindings.where}' had no candidate")
+            self.fail(f"slot '{bindings.where}' had no candidate", source.slot_path(bindings))
             return None
         try:
             return bindings, source.render(bindings)
         except RenderDeadEnd as exc:
-            self.fail(f"template could not render ({exc})")
+            self.fail(f"template could not render ({exc})", source.template_path(bindings))
             return None
 
 
@@ -92,8 +99,10 @@ def generate_records(source: Source[RecordT], n: int, seed: int = 0) -> Iterator
         GenerationError: when ``n`` unique records cannot be made within the attempt budget;
             the message names the spec file, the count reached and where attempts failed.
     """
-    if n < 0:
-        raise GenerationError(f"the number of {source.unit}s must be at least 0")
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise OptionError(f"the number of {source.unit}s must be a whole number of at least 0, got {n!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise OptionError(f"the seed must be a whole number, got {seed!r}")
     rng = paradigm_rng(seed, source.uid)
     mode = source.lexicon.mode
     stamp = dict(seed=seed, lexicon_hash=source.lexicon.fingerprint,
@@ -105,7 +114,7 @@ def generate_records(source: Source[RecordT], n: int, seed: int = 0) -> Iterator
     made = 0
     while made < n:
         if not attempts.another():
-            raise GenerationError(source.shortfall(n, made, attempts), source.loaded.file)
+            raise GenerationError.relocated(source.loaded.error(attempts.place(), source.shortfall(n, made, attempts)))
         drawn = attempts.draw(source, rng)
         if drawn is None:
             continue
@@ -186,20 +195,26 @@ def write_items(probe: Probe, n: int, seed: int, out: Path | str | None, control
 
 def write_outputs(sources: list[Source[Record]], n: int, seed: int, output: Path | str | None = None,
                   out_dir: Path | str | None = None, controls: tuple[str, ...] = (), progress: bool = True,
-                  report: Callable[[str], None] | None = None, jobs: int = 1) -> None:
+                  report: Callable[[str], None] | None = None, jobs: int = 1,
+                  inputs: Mapping[str, Iterable[Path | str]] | None = None) -> None:
     """What ``blimpgen gen`` writes: each source to ``out_dir/UID.jsonl`` (probe controls to
     ``UID.CONTROL.jsonl``), or one source to ``output`` (stdout when both are None).
 
     ``report`` gets one line per file written (``UID: N pairs -> PATH``), in the order of
     ``sources``. With ``jobs`` > 1 and several files in ``out_dir``, up to ``jobs`` processes
     write them (see :mod:`blimpgen.generators.pool`): the same bytes, without progress bars.
+    ``inputs`` (option -> files, e.g. :meth:`Catalog.inputs`) are refused as outputs before
+    anything is generated.
 
     Raises:
+        OptionError: when an output path is one of the ``inputs``.
         GenerationError: for the first file (in order) that cannot be made, or a control that a
             probe suite does not offer (then before anything is written).
     """
     files = [(name, variant, Path(out_dir) / f"{name}.jsonl" if out_dir else (Path(output) if output else None))
              for source in sources for name, variant in source.outputs(controls, split=out_dir is not None)]
+    for *_, target in files:
+        refuse_inputs(target, inputs or {})
     jobs = jobs if out_dir is not None else 1  # several streams to stdout or one file are written in turn
     parallel = jobs > 1 and len(files) > 1
 

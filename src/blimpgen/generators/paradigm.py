@@ -18,8 +18,9 @@ from collections import Counter
 from collections.abc import Hashable
 from typing import Any, ClassVar
 
+from blimpgen._io import describe_character, odd_character
 from blimpgen._yaml import KeyPath
-from blimpgen.errors import SpecError, SpecErrors
+from blimpgen.errors import GenerationError, SpecError, SpecErrors
 from blimpgen.generators.kinds.base import Bindings, Phrase, SlotKind
 from blimpgen.generators.source import (
     DeadEnd,
@@ -32,8 +33,9 @@ from blimpgen.generators.source import (
     slot_violations,
 )
 from blimpgen.grammar.loader import LoadedSpec
-from blimpgen.grammar.spec import ParadigmSpec, Variant
-from blimpgen.grammar.templates import make_environment
+from blimpgen.grammar.sandbox import TemplateRenderError
+from blimpgen.grammar.spec import TEMPLATE_KEYS, ParadigmSpec, Variant
+from blimpgen.grammar.templates import RenderDeadEnd, make_environment
 from blimpgen.records import MinimalPair
 from blimpgen.vocab.lexeme import Word
 from blimpgen.vocab.lexicon import Lexicon
@@ -61,15 +63,43 @@ class Body:
     def __init__(self, variant: Variant, slots: list[tuple[str, SlotKind]], lexicon: Lexicon) -> None:
         self.variant = variant
         self.slots = slots
-        sources = variant.templates()
-        self.fields = list(sources)
-        self.template = make_environment(lexicon).from_string(FIELD_SEPARATOR.join(sources.values()))
+        self.sources = variant.templates()
+        self.fields = list(self.sources)
+        self.environment = make_environment(lexicon)
+        self.template = self.environment.from_string(FIELD_SEPARATOR.join(self.sources.values()))
 
     def render(self, bindings: Bindings) -> dict[str, str]:
-        """Every output field, finished (spacing, capitals); raises RenderDeadEnd on a missing form."""
-        texts = self.template.render(bindings).split(FIELD_SEPARATOR)
-        return {name: finish_sentence(text) if name in SENTENCE_FIELDS else finish_fragment(text)
-                for name, text in zip(self.fields, texts)}
+        """Every output field, finished (spacing, capitals).
+
+        Raises:
+            RenderDeadEnd: on a missing form.
+            TemplateRenderError: with ``.field`` set to the output field whose template failed.
+        """
+        try:
+            texts = self.template.render(bindings).split(FIELD_SEPARATOR)
+        except TemplateRenderError as exc:
+            exc.field = self._failing_field(bindings, exc)
+            raise
+        fields = {}
+        for name, text in zip(self.fields, texts):
+            odd = odd_character(text)
+            if odd is not None:
+                error = TemplateRenderError(f"the output holds {describe_character(odd)} (from a slot value)")
+                error.field = name
+                raise error
+            fields[name] = finish_sentence(text) if name in SENTENCE_FIELDS else finish_fragment(text)
+        return fields
+
+    def _failing_field(self, bindings: Bindings, error: TemplateRenderError) -> str:
+        """The field whose template raised (each rendered alone); the first one when none does alone."""
+        for name, source in self.sources.items():
+            try:
+                self.environment.from_string(source).render(bindings)
+            except TemplateRenderError:
+                return name
+            except RenderDeadEnd:
+                continue
+        return self.fields[0]
 
 
 class Paradigm:
@@ -121,8 +151,19 @@ class Paradigm:
         return found
 
     def render(self, bindings: Bindings) -> dict[str, str]:
-        """Render every template; raises RenderDeadEnd when a form is missing."""
-        return self.body(bindings).render(bindings)
+        """Render every template.
+
+        Raises:
+            RenderDeadEnd: when a form is missing (the caller samples again).
+            GenerationError: when a template fails (an error in the template, or its render
+                budget ran out), at the template's ``file:line: key``.
+        """
+        body = self.body(bindings)
+        try:
+            return body.render(bindings)
+        except TemplateRenderError as exc:
+            key = body.variant.path + TEMPLATE_KEYS[exc.field or "sentence_good"]
+            raise GenerationError.relocated(self.loaded.error(key, f"template error: {exc}")) from exc
 
     def violations(self, bindings: Bindings) -> list[str]:
         """Re-check every slot's constraints on a sampled set of values (no caches)."""

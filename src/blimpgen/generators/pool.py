@@ -15,10 +15,9 @@ its message and location) and is raised here for the first file, in the serial o
 failed: the same one-line error the serial run gives. Files after it may already be written
 (each one complete); the serial run would not have started them.
 
-A killed parent takes its workers with it: SIGINT and SIGTERM end them, and on Linux a worker
-gets SIGTERM when its parent dies. A worker writing a file ends through ``SystemExit`` (its
-temporary file removed); an idle one keeps SIGTERM's default action and ends at once, since a
-Python-level handler would never run while it is blocked waiting for a task.
+A killed parent takes its workers with it: SIGINT, SIGTERM and SIGHUP end a worker that is writing
+through ``SystemExit`` (its temporary file removed) and a waiting one at once, and on Linux a
+worker gets SIGTERM when its parent dies. When every file is written the workers exit by themselves.
 """
 
 from __future__ import annotations
@@ -29,6 +28,7 @@ import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from blimpgen.errors import BlimpgenError
 from blimpgen.generators.source import Source
@@ -77,21 +77,31 @@ def write_files(files: Sequence[tuple[str, Source[Record], Path | None]], n: int
     global _FILES
     _FILES = files
     pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_start_worker, initargs=(write,))
+    done = False
     try:
         tasks = [(index, n, seed) for index in range(len(files))]
         for count, error in pool.imap(_write_one, tasks, chunksize=1):
             if error is not None:
                 raise error
             yield count
-        pool.close()  # every file is written: the workers leave on close's sentinels, no signal needed
+        # Every file is written: each worker takes its end-of-work sentinel and exits by itself.
+        # (terminate() would signal workers that may be blocking on the task queue's lock, which
+        # the pool then holds: a signal that arrives just before they block was lost, a hang.)
+        pool.close()
         pool.join()
+        done = True
     finally:
-        pool.terminate()  # on an error: stops the workers still writing (SystemExit removes their temporary files)
-        pool.join()
+        if not done:  # an error, Ctrl-C or an abandoned generator: stop the workers still writing
+            pool.terminate()
+            pool.join()
         _FILES = ()
 
 
 _write: Write | None = None
+
+
+# The signals that stop a worker, as they stop the CLI.
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
 def _start_worker(write: Write) -> None:
@@ -99,11 +109,22 @@ def _start_worker(write: Write) -> None:
     _write = write
     # Ctrl-C reaches the whole process group: the parent alone decides, and ends the workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # Idle, SIGTERM ends the worker at once: a Python handler would only run once the blocking
-    # wait for a task returned, and a signal landing just before the wait blocks is never seen
-    # (pool.terminate() then waits on that worker for ever). _write_one handles it while writing.
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _on_stop(signal.SIG_DFL)
     _die_with_parent()
+
+
+def _on_stop(handler: Callable[[int, Any], Any] | int) -> None:
+    """What a stop signal does to this worker. While it writes a file: :class:`SystemExit`, so the
+    temporary file is removed. While it waits for work: the default, the end of the process, at
+    once; a Python handler would run only when the wait ends, and a worker waiting on the task
+    queue's lock, which a terminating pool holds, would wait for ever. The signals are blocked
+    while the handler changes (blocking runs a handler already due), so none is lost."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        for signum in STOP_SIGNALS:
+            signal.signal(signum, handler)
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
 
 
 def _exit_on_signal(signum: int, frame: object) -> None:
@@ -124,10 +145,10 @@ def _write_one(task: tuple[int, int, int]) -> tuple[int, BlimpgenError | None]:
     index, n, seed = task
     _, source, target = _FILES[index]
     assert _write is not None
-    signal.signal(signal.SIGTERM, _exit_on_signal)  # while writing: SystemExit removes the temporary file
+    _on_stop(_exit_on_signal)
     try:
         return _write(source, n, seed, target), None
     except BlimpgenError as error:  # returned, not raised: no traceback travels with it
         return 0, error.with_traceback(None)
     finally:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        _on_stop(signal.SIG_DFL)

@@ -14,6 +14,7 @@ import random
 from collections.abc import Hashable
 from typing import Any, ClassVar
 
+from blimpgen._io import describe_character, odd_character
 from blimpgen._yaml import KeyPath
 from blimpgen.errors import GenerationError, OptionError, SpecErrors, did_you_mean
 from blimpgen.generators.controls import derive_controls
@@ -30,6 +31,7 @@ from blimpgen.generators.source import (
 )
 from blimpgen.grammar.loader import LoadedSpec
 from blimpgen.grammar.probe_spec import SPLIT_OPTION, ProbeSpec
+from blimpgen.grammar.sandbox import TemplateRenderError
 from blimpgen.grammar.templates import make_environment, used_variables
 from blimpgen.records import BLANK, ProbeItem
 from blimpgen.records.types import item_shape
@@ -104,8 +106,19 @@ class Probe:
         """Re-check every slot's constraints on a sampled set of values (no caches)."""
         return slot_violations(self.slots, bindings)
 
+    def _raw(self, key: KeyPath, values: Bindings) -> str:
+        """One template rendered; a failure is a located GenerationError (the template's file:line: key)."""
+        try:
+            text = self.templates[key].render(values)
+        except TemplateRenderError as exc:
+            raise self._bug(key, f"template error: {exc}") from exc
+        odd = odd_character(text)
+        if odd is not None:
+            raise self._bug(key, f"template error: the output holds {describe_character(odd)} (from a slot value)")
+        return text
+
     def _text(self, key: KeyPath, bindings: Bindings, **extra: Any) -> str:
-        return finish_fragment(self.templates[key].render({**bindings, **extra}))
+        return finish_fragment(self._raw(key, {**bindings, **extra}))
 
     def render(self, bindings: Bindings) -> dict[str, Any]:
         """Every field of an item (before ids and provenance).
@@ -130,19 +143,18 @@ class Probe:
             "group": self._text(("group",), bindings) if spec.group else "",
             "arguments": tuple(text for i in range(len(spec.arguments))
                                if (text := self._text(("arguments", i), bindings))),
-            "reversed_context": (finish_sentence(self.templates[("reversed_context",)].render(bindings))
+            "reversed_context": (finish_sentence(self._raw(("reversed_context",), bindings))
                                  if spec.reversed_context is not None else None),
         }
         if answer not in candidates:
             raise self._bug(("answer",), f"the answer rendered as {answer!r}, which is not one of the candidates "
                                          f"{candidates}")
         if self.per_option:
-            contexts = {c: finish_sentence(self.templates[("context",)].render({**bindings, "option": c}))
-                        for c in candidates}
+            contexts = {c: finish_sentence(self._raw(("context",), {**bindings, "option": c})) for c in candidates}
             fields["context"] = contexts[answer]
             fields["contexts"] = contexts if len(set(contexts.values())) > 1 else None
         else:
-            fields["context"] = finish_sentence(self.templates[("context",)].render(bindings))
+            fields["context"] = finish_sentence(self._raw(("context",), bindings))
             fields["contexts"] = None
         if fields["context"].count(BLANK) != (1 if self.shape.blank else 0):
             raise self._bug(("context",), f"the context rendered as {fields['context']!r}, without exactly "

@@ -32,7 +32,7 @@ import re
 from pathlib import Path
 
 from blimpgen import __version__
-from blimpgen._io import atomic_writer
+from blimpgen._io import atomic_writer, read_text, refuse_inputs
 from blimpgen.errors import DataError
 from blimpgen.grammar.templates import article
 from blimpgen.records.item import BLANK, ProbeItem
@@ -57,10 +57,8 @@ def read_probe_tsv(path: Path | str, suite: str | None = None, phenomenon: str |
     """
     path = Path(path)
     suite = suite or path.stem
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(f"{path}: cannot read: {exc}") from None
+    lines = read_text(path, error=DataError, encoding="utf-8-sig").split("\n")
+    lines = [line.removesuffix("\r") for line in lines]
     rows = [(number, line) for number, line in enumerate(lines, start=1)
             if line.strip() and not line.lstrip().startswith("#")]
     if not rows:
@@ -183,13 +181,15 @@ def import_probe_tsv(path: Path | str, out: Path | str, suite: str | None = None
     Raises:
         DataError: every problem of the file at once (``file:line: column: message``).
         GenerationError: for a control an item cannot take (naming the item).
-        OptionError: for fewer than one shuffle.
+        OptionError: for fewer than one shuffle, or when ``out`` is the TSV file itself (it would
+            be destroyed).
     """
     from blimpgen.errors import OptionError
     from blimpgen.generators.controls import derive_controls
 
     if shuffles < 1:
         raise OptionError(f"--shuffles must be at least 1, got {shuffles}")
+    refuse_inputs(out, {"SOURCE": [path]})
     items = read_probe_tsv(path, suite, phenomenon, field)
     out_items: list[ProbeItem] = []
     for item in items:

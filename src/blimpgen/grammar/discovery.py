@@ -1,6 +1,7 @@
 """Where spec files are: the shipped ones, user folders, and folders of installed packages.
 
-Nothing here parses a spec; :mod:`blimpgen.grammar.loader` does, and
+:func:`read_spec_text` reads one safely (a regular UTF-8 file of at most 1 MB). Nothing here
+parses a spec; :mod:`blimpgen.grammar.loader` does, and
 :class:`blimpgen.generators.catalog.Catalog` puts the sources together in their documented order.
 """
 
@@ -12,12 +13,15 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from blimpgen._io import read_text
 from blimpgen.errors import SpecError, SpecErrors
 
 SHIPPED = "blimpgen.grammar"
 SHIPPED_FOLDERS = ("paradigms", "probes")
 PARADIGM_PATH_ENV = "BLIMPGEN_PARADIGM_PATH"
 ENTRY_POINT_GROUP = "blimpgen.paradigms"
+# A spec is a few kilobytes; a larger file is refused before YAML parses it (report F19).
+MAX_SPEC_BYTES = 1_000_000
 
 
 def shipped_spec_files() -> list[tuple[str, Any]]:
@@ -35,7 +39,10 @@ def shipped_spec_files() -> list[tuple[str, Any]]:
 
 
 def spec_files(folder: Path | str) -> list[tuple[str, Path]]:
-    """Spec files under a user folder (recursively, ``_*.yaml`` left out), sorted.
+    """Spec files under a user folder (recursively, ``_*.yaml`` and folders named ``*.yaml`` left out), sorted.
+
+    Anything else named ``*.yaml`` is listed, so that reading it reports what is wrong (a
+    dangling link, a FIFO) instead of the file silently missing.
 
     Raises:
         SpecErrors: when ``folder`` is not a folder.
@@ -43,7 +50,7 @@ def spec_files(folder: Path | str) -> list[tuple[str, Path]]:
     folder = Path(folder)
     if not folder.is_dir():
         raise SpecErrors([SpecError("paradigm path is not a folder", str(folder))])
-    return [(str(p), p) for p in sorted(folder.rglob("*.yaml")) if not p.name.startswith("_")]
+    return [(str(p), p) for p in sorted(folder.rglob("*.yaml")) if not p.name.startswith("_") and not p.is_dir()]
 
 
 def environment_paradigm_paths(environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
@@ -83,3 +90,15 @@ def entry_point_paradigm_paths() -> tuple[str, ...]:
     if errors:
         raise SpecErrors(errors)
     return tuple(found)
+
+
+def read_spec_text(entry: Any, display: str) -> str:
+    """The text of a spec or fragment file (a path, or a shipped traversable), at most ``MAX_SPEC_BYTES``.
+
+    Raises:
+        SpecError: ``file: cannot read file: why`` (missing, a folder or FIFO, too big, not UTF-8).
+    """
+    if isinstance(entry, (str, Path)):
+        return read_text(entry, display, error=SpecError, max_bytes=MAX_SPEC_BYTES, what="a spec file")
+    text: str = entry.read_text(encoding="utf-8")  # shipped with the package
+    return text

@@ -25,13 +25,16 @@ changing a fragment changes the provenance of every record made with it.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from blimpgen._yaml import KeyPath, LineTable, load_yaml_text
 from blimpgen.errors import SpecError, did_you_mean
+from blimpgen.grammar.discovery import read_spec_text
 
 FORMULA_REF = re.compile(r"@([A-Za-z_][A-Za-z0-9_]*)")
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -63,14 +66,11 @@ def read_fragment(name: str, folders: list[Any], where: SpecError) -> tuple[Frag
     """Find and parse ``_NAME.yaml`` in ``folders``; ``where`` locates a missing fragment's error."""
     for folder in folders:
         entry = folder / f"_{name}.yaml"
-        if not entry.is_file():
+        if not _present(entry):
             continue
         display = _display(entry)
         try:
-            text = entry.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            return None, [SpecError(f"cannot read fragment: {exc.__class__.__name__}", display)]
-        try:
+            text = read_spec_text(entry, display)  # as a spec is read (no FIFO, at most 1 MB, UTF-8)
             raw, table = load_yaml_text(text, display)
         except SpecError as exc:
             return None, [exc]
@@ -81,6 +81,14 @@ def read_fragment(name: str, folders: list[Any], where: SpecError) -> tuple[Frag
         return Fragment(name, display, raw, table, text), []
     looked = ", ".join(_display(folder) for folder in folders)
     return None, [SpecError(f"no fragment _{name}.yaml (looked in {looked})", where.file, where.line, where.key)]
+
+
+def _present(entry: Any) -> bool:
+    """Whether a fragment file is there: a user path that is anything but a folder (reading a
+    FIFO or a dangling link then says what is wrong), a shipped one that is a file."""
+    if isinstance(entry, Path):
+        return os.path.lexists(entry) and not entry.is_dir()
+    return bool(entry.is_file())
 
 
 def _display(entry: Any) -> str:

@@ -21,9 +21,10 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import Discriminator, Tag, TypeAdapter, ValidationError
 
+from blimpgen._io import decode
 from blimpgen._yaml import KeyPath, LineTable, load_yaml_text
 from blimpgen.errors import OptionError, SpecError, SpecErrors, did_you_mean
-from blimpgen.grammar.discovery import shipped_spec_files, spec_files
+from blimpgen.grammar.discovery import read_spec_text, shipped_spec_files, spec_files
 from blimpgen.grammar.factors import Design, expand_factors
 from blimpgen.grammar.fragments import fragment_folders, resolve_formulas
 from blimpgen.grammar.probe_spec import ProbeSpec
@@ -76,8 +77,8 @@ class LoadedSpec:
         return self.spec
 
 
-def parse_spec(text: str, file: str, folders: list[Any] | None = None) -> LoadedSpec:
-    """Validate one spec document of any type.
+def parse_spec(text: str | bytes, file: str, folders: list[Any] | None = None) -> LoadedSpec:
+    """Validate one spec document of any type (text, or UTF-8 bytes).
 
     Args:
         text: the YAML text.
@@ -88,6 +89,13 @@ def parse_spec(text: str, file: str, folders: list[Any] | None = None) -> Loaded
     Raises:
         SpecErrors: every problem found, each ``file:line: key: message``.
     """
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = decode(bytes(text), file, SpecError)
+        except SpecError as exc:
+            raise SpecErrors([exc]) from None
+    if not isinstance(text, str):
+        raise SpecErrors([SpecError(f"a spec is text, not {type(text).__name__}", file)])
     raw, table = load_yaml_text(text, file)
     if not isinstance(raw, dict):
         raise SpecErrors([SpecError("a paradigm spec must be a YAML mapping (uid: ..., slots: ...)", file, 1)])
@@ -137,13 +145,17 @@ def pydantic_errors(exc: ValidationError, table: LineTable, spec_type: type[Spec
 
 
 def load_spec_file(path: Path | str, display: str | None = None) -> LoadedSpec:
-    """Read and validate one spec file (its fragments looked for beside it, then shipped)."""
+    """Read and validate one spec file (its fragments looked for beside it, then shipped).
+
+    Raises:
+        SpecErrors: every problem, each ``file:line: key: message``.
+    """
     path = Path(path)
     name = display or str(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SpecErrors([SpecError(f"cannot read file: {exc}", name)]) from None
+        text = read_spec_text(path, name)
+    except SpecError as exc:
+        raise SpecErrors([exc]) from None
     return parse_spec(text, name, fragment_folders(path))
 
 
@@ -160,12 +172,12 @@ def load_documents(files: Iterable[tuple[str, Any]], problems: list[SpecError],
             continue
         known.add(display)
         try:
-            loaded = parse_spec(entry.read_text(encoding="utf-8"), display, fragment_folders(entry, root))
+            loaded = parse_spec(read_spec_text(entry, display), display, fragment_folders(entry, root))
         except SpecErrors as exc:
             problems.extend(exc.errors)
             continue
-        except (OSError, UnicodeDecodeError) as exc:
-            problems.append(SpecError(f"cannot read file: {exc.__class__.__name__}", display))
+        except SpecError as exc:
+            problems.append(exc)
             continue
         uid = loaded.uid
         expected = display.rsplit("/", 1)[-1].removesuffix(".yaml")
@@ -205,7 +217,12 @@ def load_specs(paths: tuple[Path | str, ...] = (), spec_type: type[SpecBase] = P
     return {uid: loaded for uid, loaded in specs.items() if isinstance(loaded.spec, spec_type)}
 
 
-@cache
 def load_shipped_specs(spec_type: type[SpecBase] = ParadigmSpec) -> dict[str, LoadedSpec]:
-    """The shipped specs of one type (paradigms unless told), keyed by UID (cached)."""
+    """The shipped specs of one type (paradigms unless told), keyed by UID: a new dict each call
+    (the specs are parsed once per process; a caller changing the dict changes nothing else)."""
+    return dict(_shipped_specs(spec_type))
+
+
+@cache
+def _shipped_specs(spec_type: type[SpecBase]) -> dict[str, LoadedSpec]:
     return load_specs((), spec_type)

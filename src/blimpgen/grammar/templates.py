@@ -1,7 +1,11 @@
-"""The one Jinja2 environment paradigm templates run in, and static checks on templates.
+"""The one Jinja2 environment paradigm templates run in, its filters, and static checks on templates.
 
-Templates are user-authored input, so they run in ``SandboxedEnvironment`` with
-``StrictUndefined`` (a misspelt variable is an error, never an empty string). Filters:
+Templates are user-authored input, so they run in the sandbox of :mod:`blimpgen.grammar.sandbox`
+(immutable, with a step, size and time budget per render, no random or unbounded filters) with
+``StrictUndefined`` (a misspelt variable is an error, never an empty string). A template is
+text with ``{{ expressions }}`` and ``{% if %}`` blocks; loops, macros, ``set``, blocks and
+imports are refused when the file loads (:func:`template_problems`), and the sandbox's budget
+holds at render time whatever the static checks miss. Filters:
 
 ``flip(feature)``     the same word in the other value of ``feature`` (cat -> cats, is -> are)
 ``form(**changes)``   the same word with some features changed (``form(vform='en')``)
@@ -21,15 +25,27 @@ For probe suites (answers computed from sampled values):
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections import Counter
 from functools import lru_cache
 from typing import Any
 
 from jinja2 import StrictUndefined, TemplateSyntaxError, meta, nodes
-from jinja2.sandbox import SandboxedEnvironment
 
+from blimpgen._io import describe_character, odd_character
 from blimpgen.errors import BlimpgenError, did_you_mean
+from blimpgen.grammar.sandbox import (
+    HIDDEN_ATTRIBUTES,
+    HIDDEN_STR_METHODS,
+    JINJA_GLOBALS,
+    KEPT_BUILTIN_FILTERS,
+    LOOP_FILTER,
+    SIZE_REASON,
+    WHY_NOT,
+    TemplateEnvironment,
+    TemplateRenderError,
+)
 from blimpgen.vocab import morphology
 from blimpgen.vocab.lexeme import Word
 
@@ -131,69 +147,109 @@ def rank(value: Any, feature: str, lexicon: Any = None) -> int:
     return list(declared.values).index(found)
 
 
+def _whole_number(name: str, value: Any, what: str = "a whole number") -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise TemplateRenderError(f"{name}(): expected {what}, got {value!r}")
+    try:
+        number = int(value)
+    except (TypeError, ValueError, OverflowError):
+        raise TemplateRenderError(f"{name}(): expected {what}, got {value!r}") from None
+    return number
+
+
+def _numbers(name: str, values: Any) -> list[Any]:
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise TemplateRenderError(f"{name}(): expected a list of numbers, got {values!r}")
+    items = list(values)
+    if not items:
+        raise TemplateRenderError(f"{name}(): the list is empty")
+    return items
+
+
 def argmax(values: Any) -> int:
     """Index of the (first) largest item."""
-    values = list(values)
+    values = _numbers("argmax", values)
     return max(range(len(values)), key=values.__getitem__)
 
 
 def argmin(values: Any) -> int:
     """Index of the (first) smallest item."""
-    values = list(values)
+    values = _numbers("argmin", values)
     return min(range(len(values)), key=values.__getitem__)
 
 
 def ordinal(index: Any) -> str:
     """0 -> first, 1 -> second, ..."""
-    return ORDINALS[int(index)]
+    number = _whole_number("ordinal", index)
+    if not 0 <= number < len(ORDINALS):
+        raise TemplateRenderError(f"ordinal(): only 0 to {len(ORDINALS) - 1} have an ordinal here, not {number}")
+    return ORDINALS[number]
 
 
 def bucket(value: Any, width: int = 10) -> str:
     """The band of ``width`` the number falls in: 34 -> "30-39"."""
-    low = int(value) - int(value) % int(width)
-    return f"{low}-{low + int(width) - 1}"
+    number, width = _whole_number("bucket", value), _whole_number("bucket", width, "a whole-number width")
+    if width <= 0:
+        raise TemplateRenderError(f"bucket(): the width must be a whole number above 0, not {width}")
+    low = number - number % width
+    return f"{low}-{low + width - 1}"
 
 
-def make_environment(lexicon: Any = None) -> SandboxedEnvironment:
-    """A sandboxed environment whose filters can reach ``lexicon`` for other word forms."""
-    env = SandboxedEnvironment(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False)
-    env.filters["flip"] = lambda value, feature: flip(value, feature, lexicon)
-    env.filters["form"] = lambda value, **changes: form(value, lexicon, **changes)
-    env.filters["a_an"] = a_an
-    env.filters["det_for"] = det_for
-    env.filters["possessive"] = possessive
-    env.filters["cap"] = cap
-    env.filters["article"] = article
-    env.filters["rank"] = lambda value, feature: rank(value, feature, lexicon)
-    env.filters["argmax"] = argmax
-    env.filters["argmin"] = argmin
-    env.filters["ordinal"] = ordinal
-    env.filters["bucket"] = bucket
+# Arguments our filters take after the value, for the load-time check: (positional, example).
+FILTER_ARGUMENTS = {"flip": ("feature", "flip('number')"), "rank": ("feature", "rank('size')"),
+                    "det_for": ("noun", "det_for(noun)")}
+MAX_TEMPLATE_CHARS = 10_000
+
+
+def make_environment(lexicon: Any = None) -> TemplateEnvironment:
+    """The sandbox (see :mod:`blimpgen.grammar.sandbox`) with filters that reach ``lexicon`` for other forms."""
+    env = TemplateEnvironment(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False)
+
+    def flip_filter(value: Any, feature: str) -> Any:
+        return flip(value, feature, lexicon)
+
+    def form_filter(value: Any, **changes: str) -> Any:
+        return form(value, lexicon, **changes)
+
+    def rank_filter(value: Any, feature: str) -> int:
+        return rank(value, feature, lexicon)
+
+    for name, function in (("flip", flip_filter), ("form", form_filter), ("a_an", a_an), ("det_for", det_for),
+                           ("possessive", possessive), ("cap", cap), ("article", article), ("rank", rank_filter),
+                           ("argmax", argmax), ("argmin", argmin), ("ordinal", ordinal), ("bucket", bucket)):
+        env.add_filter(name, function)
     return env
 
 
 @lru_cache(maxsize=1)
-def _check_env() -> SandboxedEnvironment:
+def _check_env() -> TemplateEnvironment:
     return make_environment(None)
 
 
 def template_problems(source: str, slots: set[str]) -> list[tuple[int, str]]:
     """Syntax errors and undeclared variables in one template: ``[(template_line, message)]``."""
     env = _check_env()
-    control = next((c for c in source if ord(c) < 32 and c not in "\n\t"), None)
-    if control is not None:
-        return [(1, f"control character {control!r} in template")]
+    if len(source) > MAX_TEMPLATE_CHARS:
+        return [(1, f"the template is {len(source):,} characters long; a template is at most "
+                    f"{MAX_TEMPLATE_CHARS:,}")]
+    odd = odd_character(source, allowed="\n\t")
+    if odd is not None:
+        return [(source.count("\n", 0, source.index(odd)) + 1, f"{describe_character(odd)} in template")]
     try:
         ast = env.parse(source)
     except TemplateSyntaxError as exc:
         return [(exc.lineno or 1, f"template syntax error: {exc.message}")]
-    problems = [(node.lineno, f"unknown filter {node.name!r}{did_you_mean(node.name, env.filters)}")
-                for node in ast.find_all(nodes.Filter) if node.name not in env.filters]
+    except ValueError as exc:  # Python refuses integer literals of more than 4300 digits
+        return [(1, f"number too long ({str(exc).split(':')[0]})")]
+    except RecursionError:
+        return [(1, "template nesting is too deep")]
+    problems = [(node.lineno, _filter_problem(node.name, env)) for node in ast.find_all(nodes.Filter)
+                if node.name not in env.filters or node.name not in _USABLE_FILTERS]
     problems += [(node.lineno, f"unknown test {node.name!r}{did_you_mean(node.name, env.tests)}")
                  for node in ast.find_all(nodes.Test) if node.name not in env.tests]
     if problems:
         return problems
-    problems = _unsafe_constructs(ast, env, slots)
+    problems = _unsafe_constructs(ast, slots) + _filter_arity(ast, env)
     if problems:
         return problems
     for name in sorted(meta.find_undeclared_variables(ast) - slots):
@@ -201,38 +257,88 @@ def template_problems(source: str, slots: set[str]) -> list[tuple[int, str]]:
     return problems
 
 
-def _unsafe_constructs(ast: nodes.Template, env: SandboxedEnvironment, slots: set[str]) -> list[tuple[int, str]]:
-    """Template constructs the sandbox would only refuse (or choke on) at render time.
+OUR_FILTERS = ("flip", "form", "a_an", "det_for", "possessive", "cap", "article", "rank", "argmax", "argmin",
+               "ordinal", "bucket")
+_USABLE_FILTERS = frozenset(OUR_FILTERS + KEPT_BUILTIN_FILTERS)
+
+
+def _filter_problem(name: str, env: TemplateEnvironment) -> str:
+    if name == "attr":
+        return "the attr filter is not allowed in templates; write slot.part"
+    if name in env.filters and name != LOOP_FILTER:
+        return f"filter {name!r} is not available in templates ({WHY_NOT.get(name, SIZE_REASON)})"
+    return f"unknown filter {name!r}{did_you_mean(name, _USABLE_FILTERS)}"
+
+
+def _filter_arity(ast: nodes.Template, env: TemplateEnvironment) -> list[tuple[int, str]]:
+    """Filters given the wrong arguments (``noun | flip`` without the feature), found at load."""
+    problems = []
+    for node in ast.find_all(nodes.Filter):
+        if node.dyn_args is not None or node.dyn_kwargs is not None or node.name not in OUR_FILTERS:
+            continue
+        function = getattr(env.filters[node.name], "__wrapped__", env.filters[node.name])
+        try:
+            inspect.signature(function).bind(None, *node.args, **{str(kw.key): kw.value for kw in node.kwargs})
+        except TypeError as exc:
+            expected, example = FILTER_ARGUMENTS.get(node.name, (None, None))
+            if expected is not None:
+                message = (f"filter {node.name!r} takes 1 argument, the {expected} (e.g. {example}), "
+                           f"not {len(node.args) + len(node.kwargs)}")
+            else:
+                message = f"filter {node.name!r}: {exc}"
+            problems.append((node.lineno, message))
+    return problems
+
+
+# Statements a template may hold: text and {{ }} are Output nodes; {% if %} is If.
+ALLOWED_STATEMENTS = (nodes.Output, nodes.If)
+STATEMENT_NAMES: dict[type[nodes.Node], str] = {
+    nodes.For: "for", nodes.Macro: "macro", nodes.CallBlock: "call", nodes.FilterBlock: "filter",
+    nodes.Block: "block", nodes.Assign: "set", nodes.AssignBlock: "set", nodes.With: "with", nodes.Scope: "scope",
+    nodes.ExprStmt: "do"}
+FILE_STATEMENTS: dict[type[nodes.Node], str] = {
+    nodes.Include: "include", nodes.Import: "import", nodes.FromImport: "from ... import", nodes.Extends: "extends"}
+
+
+def _unsafe_constructs(ast: nodes.Template, slots: set[str]) -> list[tuple[int, str]]:
+    """Template constructs that have no place in a sentence template or that the sandbox refuses.
 
     Rejected at load so that a shared paradigm pack fails ``check`` with a line instead of
-    ``gen`` with a traceback: private attributes (``x.__class__``), ``include``/``import``/
-    ``extends`` (there is no template loader: no file can be read), ``*``/``**`` (a template
-    computing ``10**10**10`` would hang the generator) and Jinja's globals (``range``,
-    ``lipsum``, ``cycler``...), which ``find_undeclared_variables`` does not report.
+    ``gen`` at render time: statements other than ``{% if %}`` (loops, macros, ``set``, blocks:
+    a template writes one sentence), private and internal attributes (``x.__class__``,
+    ``noun.lexeme``, ``str.format``), ``include``/``import``/``extends`` (there is no template
+    loader: no file can be read), ``*``/``**`` and ``self`` and Jinja's globals (``range``,
+    ``lipsum``...), which ``find_undeclared_variables`` does not report. The sandbox's budget
+    holds at render time regardless (see :mod:`blimpgen.grammar.sandbox`).
     """
     problems: list[tuple[int, str]] = []
-    env = _check_env()
     for node in ast.find_all(nodes.Node):
         name = None
-        if isinstance(node, nodes.Name) and node.name in env.globals and node.name not in slots:
+        if isinstance(node, nodes.Name) and node.name not in slots and (node.name in JINJA_GLOBALS
+                                                                         or node.name == "self"):
             problems.append((node.lineno, f"{node.name!r} is not available in templates (only the slots "
                                           f"{', '.join(sorted(slots))} are)"))
         if isinstance(node, nodes.Getattr):
             name = node.attr
         elif isinstance(node, nodes.Getitem) and isinstance(node.arg, nodes.Const):
             name = str(node.arg.value)
-        elif isinstance(node, nodes.Filter) and node.name == "attr":
-            problems.append((node.lineno, "the attr filter is not allowed in templates; write slot.part"))
+        elif isinstance(node, nodes.Keyword) and node.key == "attribute" and isinstance(node.value, nodes.Const):
+            name = next((part for part in str(node.value.value).split(".") if part.startswith("_")), None)
         if name is not None and name.startswith("_"):
             problems.append((node.lineno, f"attribute {name!r} is not allowed in templates"))
-        elif isinstance(node, (nodes.Include, nodes.Import, nodes.FromImport, nodes.Extends)):
-            problems.append((node.lineno, f"'{type(node).__name__.lower()}' is not allowed in templates "
+        elif name in HIDDEN_ATTRIBUTES or name in HIDDEN_STR_METHODS:
+            problems.append((node.lineno, f"'.{name}' is not available in templates (write slot.feature, "
+                                          "slot.part or slot.text)"))
+        elif type(node) in FILE_STATEMENTS:
+            problems.append((node.lineno, f"'{FILE_STATEMENTS[type(node)]}' is not allowed in templates "
                                           f"(a paradigm is one self-contained file)"))
+        elif isinstance(node, nodes.Stmt) and not isinstance(node, ALLOWED_STATEMENTS):
+            keyword = STATEMENT_NAMES.get(type(node), type(node).__name__.lower())
+            problems.append((node.lineno, f"'{keyword}' is not allowed in templates (a template is text with "
+                                          "{{ expressions }} and {% if %})"))
         elif isinstance(node, (nodes.Pow, nodes.Mul)):
             problems.append((node.lineno, "arithmetic ('*', '**') is not allowed in templates"))
     return problems
-
-
 
 def used_variables(source: str) -> set[str]:
     """Slot names a template refers to."""

@@ -37,6 +37,7 @@ from blimpgen.records.provenance import PROVENANCE_KEYS, Provenance, read_proven
 __all__ = ["BLANK", "CONTROLS", "ITEM_TYPES", "TYPE_KEY", "ItemType", "ProbeItem", "item_problems"]
 # The key that tells a probe item from a minimal pair in a JSONL line (see records.types).
 TYPE_KEY = "item_type"
+REQUIRED_FIELDS = ("item_id", "UID", TYPE_KEY, "context", "candidates", "answer")
 
 
 @dataclass(frozen=True)
@@ -159,9 +160,11 @@ class ProbeItem(Provenance):
         """
         if not isinstance(data, dict):
             raise record_error(where, f"expected a JSON object, got {type(data).__name__}")
-        for name in ("item_id", "UID", TYPE_KEY, "context", "candidates", "answer"):
+        for name in REQUIRED_FIELDS:
             if name not in data:
                 raise record_error(where, f"missing required field {name!r}")
+            if data[name] is None:
+                raise record_error(where, f"field {name!r} is required; it may not be null")
         kwargs: dict[str, Any] = read_provenance(data, where)
         for name in cls.__dataclass_fields__:
             if name not in data or data[name] is None or name in PROVENANCE_KEYS:
@@ -211,7 +214,7 @@ def item_problems(item: ProbeItem) -> list[str]:
     if item.contexts is not None:
         if set(item.contexts) != set(item.candidates):
             problems.append("contexts must have one entry per candidate")
-        elif item.contexts[item.answer] != item.context:
+        elif item.contexts.get(item.answer) != item.context:
             problems.append("context must be the answer's context when contexts are given")
     for name in ("good", "bad", "foils", "reversed_context", "expected"):
         value = getattr(item, name)

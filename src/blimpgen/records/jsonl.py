@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
-from blimpgen._io import atomic_writer
+from blimpgen._io import atomic_writer, decode, open_regular
 from blimpgen.errors import DataError, SourceLoc
 from blimpgen.records.item import ProbeItem
 from blimpgen.records.pair import MinimalPair
@@ -47,26 +47,41 @@ write_pairs = write_records
 write_pairs_file = write_records_file
 
 
+# A record is a pair or an item of a few sentences: a line this long is not one (a file of
+# another kind, or a runaway sentence that would keep a tokenizer busy for minutes).
+MAX_LINE_BYTES = 1_000_000
+
+
 def read_json_lines(path: Path | str) -> Iterator[tuple[SourceLoc, Any]]:
     """(``file:line``, decoded JSON) for every non-blank line of a JSONL file.
 
     Raises:
-        DataError: when the file cannot be read, or at ``file:line`` for invalid JSON.
+        DataError: when the file cannot be read, or at ``file:line`` for invalid JSON, a line
+            that is not UTF-8, or a line longer than :data:`MAX_LINE_BYTES`.
     """
     path = Path(path)
-    try:
-        handle = path.open(encoding="utf-8")
-    except OSError as exc:
-        raise DataError(f"cannot read: {exc.strerror or exc}", str(path)) from None
-    with handle:
-        for number, line in enumerate(handle, start=1):
+    with open_regular(path, str(path), DataError) as handle:
+        for number, raw in enumerate(_lines(handle), start=1):  # binary lines end at LF only
+            if len(raw.rstrip(b"\n")) > MAX_LINE_BYTES:
+                raise DataError(f"line longer than {MAX_LINE_BYTES // 1_000_000} MB; a record (a pair, a probe "
+                                "item) is at most that, so this is no JSONL file of records", str(path), number)
+            line = decode(raw, str(path), DataError, line=number)
             if not line.strip():
                 continue
             try:
                 data = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise DataError(f"invalid JSON: {exc.msg}", str(path), number) from None
+            except RecursionError:
+                raise DataError("invalid JSON: nested too deeply", str(path), number) from None
             yield SourceLoc(str(path), number), data
+
+
+def _lines(handle: IO[bytes]) -> Iterator[bytes]:
+    """The lines of a binary file, each cut after ``MAX_LINE_BYTES + 1`` bytes (the rest of a longer
+    line is never read: the reader stops at it)."""
+    while raw := handle.readline(MAX_LINE_BYTES + 1):
+        yield raw
 
 
 def read_located(path: Path | str, expected: type[Record] | None = None) -> Iterator[tuple[Record, SourceLoc]]:
@@ -120,14 +135,16 @@ def _as_type(records: Iterator[Record], expected: type[RecordT]) -> Iterator[Rec
 def first_record_type(path: Path | str) -> type[Record] | None:
     """The type of a JSONL file's first record (None for an empty, unreadable or invalid file)."""
     try:
-        with Path(path).open(encoding="utf-8") as handle:
-            for line in handle:
-                if line.strip():
+        with open_regular(path) as handle:
+            for raw in _lines(handle):
+                if len(raw.rstrip(b"\n")) > MAX_LINE_BYTES:
+                    return None
+                if raw.strip():
                     try:
-                        return record_type(json.loads(line))
-                    except json.JSONDecodeError:
+                        return record_type(json.loads(raw.decode("utf-8")))
+                    except (ValueError, RecursionError):  # invalid JSON or UTF-8
                         return None
-    except OSError:
+    except (OSError, DataError):
         return None
     return None
 

@@ -94,17 +94,34 @@ class MinimalPair(Provenance):
             if name not in data or name in PROVENANCE_KEYS:
                 continue
             value = data[name]
+            if value is None and name not in REQUIRED_FIELDS:
+                continue  # null: the field's default, as if absent
             if name in FLAG_FIELDS:
-                if isinstance(value, str):
-                    value = value.strip().lower() in ("true", "1", "yes")
-                value = bool(value)
+                value = _flag(value, name, where)
             elif name == "pairID":
+                if isinstance(value, bool) or not isinstance(value, (str, int)):
+                    raise record_error(where, f"field {name!r} must be a string (or an integer)")
                 value = str(value)
             elif name == "levels":
                 if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
                     raise record_error(where, "field 'levels' must be an object of strings (factor -> level)")
                 value = dict(value)
-            elif name in REQUIRED_FIELDS and not isinstance(value, str):
+            elif not isinstance(value, str):
                 raise record_error(where, f"field {name!r} must be a string")
             kwargs[name] = value
         return cls(**kwargs)
+
+
+# The flags as BLiMP's files and spreadsheets write them; anything else is an error, not a guess.
+_TRUE, _FALSE = ("true", "1", "yes"), ("false", "0", "no", "")
+
+
+def _flag(value: Any, name: str, where: str | SourceLoc) -> bool:
+    """A method flag: JSON true/false, 0/1, or the strings true/false/yes/no/1/0."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in _TRUE + _FALSE:
+        return value.strip().lower() in _TRUE
+    raise record_error(where, f"field {name!r} must be true or false, got {value!r:.40}")

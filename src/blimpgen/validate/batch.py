@@ -8,21 +8,26 @@
 * ``hit_properties.json``: title, reward, assignments, durations, qualifications (MTurk API
   names), the design and the cost estimate.
 * ``preview/<hit>.html`` and, on request, ``questions/<hit>.xml`` (HTMLQuestion documents).
+
+The folder is written as a whole (:func:`blimpgen._io.atomic_directory`): ``--force`` over an
+earlier batch replaces all of its files at once or none (never a new ``batch.csv`` beside an old
+``key.csv``), and keeps every file in the folder that ``validate batch`` did not write (results
+files, ingest reports, notes). Every CSV cell a spreadsheet would run as a formula is neutralised.
 """
 
 from __future__ import annotations
 
 import csv
+import fnmatch
 import io
 import json
-import shutil
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from blimpgen import __version__
-from blimpgen._io import atomic_writer, data_files
+from blimpgen._io import atomic_directory, csv_text, csv_value, data_files, read_text
 from blimpgen.errors import DataError, OptionError, SpecError
 from blimpgen.records.jsonl import read_pairs
 from blimpgen.validate.design import KINDS, BatchOptions, Design, Hit, Item, design_batch
@@ -32,6 +37,9 @@ from blimpgen.validate.properties import HitProperties, estimate_cost
 KEY_COLUMNS = ("hit_code", "list", "replica", "slot", "kind", "UID", "linguistics_term", "field", "pair_id",
                "good_position", "sentence_good", "sentence_bad", "source")
 LAYOUT_FILE, BATCH_FILE, KEY_FILE, PROPERTIES_FILE = "layout.html", "batch.csv", "key.csv", "hit_properties.json"
+POSTED_FILE = "posted.csv"
+# What `validate batch` (and `--post`) write in a batch folder; --force replaces these and keeps the rest.
+BATCH_FILES = (LAYOUT_FILE, BATCH_FILE, KEY_FILE, PROPERTIES_FILE, POSTED_FILE, "preview/*.html", "questions/*.xml")
 
 
 @dataclass(frozen=True)
@@ -87,6 +95,8 @@ def write_batch(data: Path | str, out: Path | str, options: BatchOptions,
     if (out / KEY_FILE).exists() and not force:
         raise OptionError(f"{out}: already holds a batch ({KEY_FILE}); pass --force to replace it "
                           "(results of HITs already posted from it could no longer be scored)")
+    if out.is_dir() and any(out.iterdir()) and not is_batch_folder(out):
+        raise OptionError(f"{out}: folder is not empty and holds no batch; choose a new or empty folder")
     pairs = [pair for path in data_files(data) for pair in read_pairs(path)]
     design = design_batch(pairs, options)
     properties = (properties or HitProperties()).with_reward(design.slots)
@@ -100,19 +110,35 @@ def write_batch(data: Path | str, out: Path | str, options: BatchOptions,
         raise OptionError("the HIT properties have no reward: give reward or hourly_wage")
     cost = estimate_cost(properties.reward, len(design.hits), options.assignments_per_hit)
 
-    for sub in ("preview", "questions"):
-        if force and (out / sub).is_dir():
-            shutil.rmtree(out / sub)
-    _write_text(out / LAYOUT_FILE, layout)
-    _write_csv(out / BATCH_FILE, header, ([row[name] for name in header] for row in rows))
-    _write_csv(out / KEY_FILE, KEY_COLUMNS, (_key_row(hit, item) for hit in design.hits for item in hit.items))
-    _write_text(out / PROPERTIES_FILE, json.dumps(_properties_json(design, properties, cost), indent=2) + "\n")
-    for hit, row in zip(design.hits, rows, strict=True):
-        page = fill(standalone, row)
-        _write_text(out / "preview" / f"{hit.code}.html", page)
-        if questions:
-            _write_text(out / "questions" / f"{hit.code}.xml", question_xml(page))
+    with atomic_directory(out, overwrite=True, is_ours=lambda folder: True, owned=is_batch_file) as tmp:
+        _write_text(tmp / LAYOUT_FILE, layout)
+        _write_csv(tmp / BATCH_FILE, header, ([row[name] for name in header] for row in rows))
+        _write_csv(tmp / KEY_FILE, KEY_COLUMNS, (_key_row(hit, item) for hit in design.hits for item in hit.items))
+        _write_text(tmp / PROPERTIES_FILE, json.dumps(_properties_json(design, properties, cost), indent=2) + "\n")
+        for hit, row in zip(design.hits, rows, strict=True):
+            page = fill(standalone, row)
+            _write_text(tmp / "preview" / f"{hit.code}.html", page)
+            if questions:
+                _write_text(tmp / "questions" / f"{hit.code}.xml", question_xml(page))
     return WrittenBatch(folder=out, design=design, properties=properties, cost=cost)
+
+
+def is_batch_folder(folder: Path) -> bool:
+    """Whether a non-empty folder holds an earlier batch (a new batch goes only into such a folder, or an empty one)."""
+    return (folder / KEY_FILE).is_file()
+
+
+def is_batch_file(relative: str) -> bool:
+    """Whether a path inside a batch folder (``preview/x.html``) is one ``validate batch`` writes."""
+    return any(fnmatch.fnmatchcase(relative, pattern) for pattern in BATCH_FILES)
+
+
+def batch_files(folder: Path | str) -> list[Path]:
+    """The files of the batch in ``folder`` (what a command reading the batch must not overwrite)."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    return [path for path in folder.rglob("*") if is_batch_file(path.relative_to(folder).as_posix())]
 
 
 def load_batch(folder: Path | str) -> LoadedBatch:
@@ -126,7 +152,7 @@ def load_batch(folder: Path | str) -> LoadedBatch:
         if not (folder / name).is_file():
             raise DataError(f"{folder}: not a batch folder (no {name}); make one with `blimpgen validate batch`")
     try:
-        properties = json.loads((folder / PROPERTIES_FILE).read_text(encoding="utf-8"))
+        properties = json.loads(read_text(folder / PROPERTIES_FILE, error=DataError))
         design = properties["blimpgen"]
         tag, assignments, judgments = design["batch"], int(properties["MaxAssignments"]), int(design["judgments"])
     except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
@@ -145,12 +171,13 @@ def _key_row(hit: Hit, item: Item) -> list[str]:
 def _read_key(path: Path) -> dict[str, Hit]:
     items: dict[str, list[Item]] = {}
     places: dict[str, tuple[int, int]] = {}
-    with path.open(encoding="utf-8", newline="") as handle:
-        reader = csv.reader(handle)
+    reader = csv.reader(io.StringIO(read_text(path, error=SpecError, encoding="utf-8-sig"), newline=""))
+    try:
         header = next(reader, [])
         if tuple(header) != KEY_COLUMNS:
             raise SpecError(f"expected columns {', '.join(KEY_COLUMNS)}", str(path), 1)
-        for row in reader:
+        for cells in reader:
+            row = [csv_value(cell) for cell in cells]
             line = reader.line_num
             if len(row) != len(KEY_COLUMNS):
                 raise SpecError(f"has {len(row)} fields, expected {len(KEY_COLUMNS)}", str(path), line)
@@ -167,6 +194,8 @@ def _read_key(path: Path) -> dict[str, Hit]:
             items.setdefault(code, []).append(Item(
                 slot, record["kind"], record["UID"], record["pair_id"], record["sentence_good"],
                 record["sentence_bad"], good, record["linguistics_term"], record["field"], record["source"]))
+    except csv.Error as exc:
+        raise SpecError(f"damaged: {exc}", str(path), reader.line_num) from None
     if not items:
         raise SpecError("the answer key is empty", str(path))
     hits = {}
@@ -211,14 +240,11 @@ def _properties_json(design: Design, properties: HitProperties, cost: dict[str, 
 
 
 def _write_text(path: Path, text: str) -> None:
-    with atomic_writer(path, "wb") as handle:
-        handle.write(text.encode("utf-8"))
+    """One file of the batch (inside the temporary folder that becomes the batch)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(text.encode("utf-8"))
 
 
 def _write_csv(path: Path, header: Sequence[str], rows: Iterable[Sequence[str]]) -> None:
-    """RFC 4180: CRLF line ends, fields quoted when needed, UTF-8 without BOM."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow(header)
-    writer.writerows(rows)
-    _write_text(path, buffer.getvalue())
+    """RFC 4180: CRLF line ends, fields quoted when needed, UTF-8 without BOM, no formula cells."""
+    _write_text(path, csv_text(header, rows, lineterminator="\r\n"))

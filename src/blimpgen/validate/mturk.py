@@ -12,13 +12,12 @@ and ``ingest`` reads it like a website download.
 from __future__ import annotations
 
 import csv
-import io
 import xml.etree.ElementTree as ElementTree
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from blimpgen._io import atomic_writer
+from blimpgen._io import atomic_writer, csv_text
 from blimpgen.errors import DataError, MissingDependencyError, OptionError, ServiceError
 from blimpgen.validate.batch import load_batch
 from blimpgen.validate.simulate import Submission, write_results
@@ -87,12 +86,9 @@ def post_batch(batch_folder: Path | str, *, sandbox: bool = True, client: Any = 
             LifetimeInSeconds=props["LifetimeInSeconds"], Question=path.read_text(encoding="utf-8"),
             RequesterAnnotation=code, UniqueRequestToken=code[:64])
         rows.append((code, response["HIT"]["HITId"], hit_type, endpoint))
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["hit_code", "HITId", "HITTypeId", "endpoint"])
-    writer.writerows(rows)
+    text = csv_text(["hit_code", "HITId", "HITTypeId", "endpoint"], rows)
     with atomic_writer(posted, "wb") as handle:
-        handle.write(buffer.getvalue().encode("utf-8"))
+        handle.write(text.encode("utf-8"))
     return posted
 
 

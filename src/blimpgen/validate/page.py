@@ -9,7 +9,10 @@ Sentences go into ``batch.csv`` as *context-safe element text*: ``&`` and ``<`` 
 entities and characters outside the Basic Multilingual Plane become numeric references
 (MTurk refuses 4-byte UTF-8 in batch files). Apostrophes and quotes stay as they are: they
 can break attributes, and a sentence never goes into one. So the page is safe whether or not
-MTurk escapes substituted values; at worst a literal ``&amp;`` shows if it does.
+MTurk escapes substituted values; at worst a literal ``&amp;`` shows if it does. A first
+character that a spreadsheet would read as the start of a formula (``= + - @``, a tab, a
+carriage return, a quote) becomes a numeric reference too: the page shows the same text, and
+``batch.csv`` opened in Excel shows text, never runs a formula.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from importlib import resources
 
 import jinja2
 
+from blimpgen._io import FORMULA_PREFIXES
 from blimpgen.errors import DataError
 from blimpgen.validate.design import Hit
 
@@ -83,7 +87,10 @@ def fill(html: str, values: Mapping[str, str]) -> str:
 def element_text(sentence: str) -> str:
     """A sentence as safe HTML element text (see the module docstring)."""
     text = sentence.replace("&", "&amp;").replace("<", "&lt;")
-    return "".join(c if ord(c) <= 0xFFFF else f"&#x{ord(c):X};" for c in text)
+    text = "".join(c if ord(c) <= 0xFFFF else f"&#x{ord(c):X};" for c in text)
+    if text.startswith(FORMULA_PREFIXES):
+        text = f"&#{ord(text[0])};" + text[1:]
+    return text
 
 
 def hit_values(hit: Hit) -> dict[str, str]:

@@ -49,6 +49,9 @@ class HitProperties:
     min_approved_hits: int = 1000
 
     def __post_init__(self) -> None:
+        for name, value in (("reward", self.reward), ("hourly-wage", self.hourly_wage)):
+            if value is not None and (not isinstance(value, Decimal) or not value.is_finite()):
+                raise OptionError(f"{name} must be an amount in dollars such as 0.60, got {value}")
         if self.reward is not None:
             if self.reward < CENT:
                 raise OptionError(f"reward must be at least $0.01, got {self.reward}")

@@ -4,25 +4,34 @@ MTurk's results file has one row per assignment: bookkeeping columns (``HITId``,
 ``AssignmentId``, ``WorkerId``, ``AssignmentStatus``, ``WorkTimeInSeconds``, ...), then
 ``Input.<name>`` for every ``batch.csv`` column and ``Answer.<name>`` for every form field,
 then ``Approve``/``Reject``. A row that cannot be read is *malformed* and is reported with its
-file and 1-based line (the line where the record starts; quoted fields may span lines).
+file and 1-based line (the line where the record starts; quoted fields may span lines); reading
+goes on after it, so no row is lost silently. A column named twice is an error (which one would
+count?), and a row whose ``Input.sN_a``/``Input.sN_b`` differ from the batch's key (the worker
+saw other sentences than the key scores) is malformed.
 """
 
 from __future__ import annotations
 
 import csv
+import io
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from blimpgen.errors import DataError, OptionError, SpecError
+from blimpgen._io import open_regular
+from blimpgen.errors import OptionError, SpecError
 from blimpgen.validate.batch import LoadedBatch
-from blimpgen.validate.page import ELAPSED_FIELD, HIT_FIELD, HONEYPOT_FIELD, NATIVE_FIELD, QUESTION_PREFIX
+from blimpgen.validate.page import ELAPSED_FIELD, HIT_FIELD, HONEYPOT_FIELD, NATIVE_FIELD, QUESTION_PREFIX, element_text
 
 REQUIRED = ("AssignmentId", "WorkerId", "AssignmentStatus", "WorkTimeInSeconds")
 STATUSES = ("Submitted", "Approved", "Rejected")
 ANSWERS = ("", "1", "2")
 NATIVE_ANSWERS = ("", "yes", "no")
+SECONDS_RE = re.compile(r"^[0-9]+$")  # str.isdigit() also accepts '²' and other digits int() refuses
+# A worker may paste a long text into the comments box: fields up to this size are read.
+MAX_FIELD_CHARS = 64 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -107,39 +116,56 @@ def parse_submit_time(text: str) -> datetime | None:
 
 
 def _read_file(path: Path, batch: LoadedBatch, order: int) -> Iterator[ResultRow | Malformed]:
-    try:
-        handle = path.open(encoding="utf-8-sig", newline="")
-    except OSError as exc:
-        raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    with handle:
-        reader = csv.reader(handle)
+    with open_regular(path, error=SpecError) as raw:
+        handle = io.TextIOWrapper(raw, encoding="utf-8-sig", newline="")
+        limit = csv.field_size_limit()
+        csv.field_size_limit(max(limit, MAX_FIELD_CHARS))
         try:
-            header = next(reader)
+            yield from _read_rows(handle, path, batch, order)
+        except UnicodeDecodeError as exc:
+            raise SpecError(f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x}); save the results file as "
+                            "UTF-8", str(path)) from None
+        finally:
+            csv.field_size_limit(limit)
+
+
+def _read_rows(handle: io.TextIOWrapper, path: Path, batch: LoadedBatch, order: int
+               ) -> Iterator[ResultRow | Malformed]:
+    reader = csv.reader(handle)
+    try:
+        header = next(reader)
+    except StopIteration:
+        raise SpecError("empty file: expected an MTurk results CSV with a header row", str(path), 1) from None
+    except csv.Error as exc:
+        raise SpecError(f"not a CSV file: {exc}", str(path), 1) from None
+    _check_header(header, path, batch)
+    end = reader.line_num
+    while True:
+        start = end + 1
+        try:
+            fields = next(reader)
         except StopIteration:
-            raise SpecError("empty file: expected an MTurk results CSV with a header row", str(path), 1) from None
-        except csv.Error as exc:
-            raise SpecError(f"not a CSV file: {exc}", str(path), 1) from None
-        _check_header(header, path, batch)
-        end = reader.line_num
-        while True:
-            start = end + 1
-            try:
-                fields = next(reader)
-            except StopIteration:
-                return
-            except csv.Error as exc:
-                yield Malformed(str(path), start, f"unreadable CSV: {exc}")
-                return
+            return
+        except csv.Error as exc:  # reported; reading goes on from the next line (nothing lost silently)
             end = reader.line_num
-            if not fields:
-                continue  # blank line: not a results row
             order += 1
-            yield _parse_row(fields, header, path, start, order, batch)
+            yield Malformed(str(path), start, f"unreadable CSV: {exc}")
+            continue
+        end = reader.line_num
+        if not fields:
+            continue  # blank line: not a results row
+        order += 1
+        yield _parse_row(fields, header, path, start, order, batch)
 
 
 def _check_header(header: list[str], path: Path, batch: LoadedBatch) -> None:
     needed = list(REQUIRED) + [f"Answer.{QUESTION_PREFIX}{slot}" for slot in range(1, batch.slots + 1)]
     needed.append(f"Answer.{NATIVE_FIELD}")
+    twice = sorted({name for name in header if header.count(name) > 1})
+    if twice:
+        columns = ", ".join(str(i + 1) for i, name in enumerate(header) if name == twice[0])
+        raise SpecError(f"column {twice[0]!r} appears more than once (columns {columns}); which one counts is "
+                        "unclear: remove the extra column", str(path), 1)
     missing = [name for name in needed if name not in header]
     if f"Input.{HIT_FIELD}" not in header and f"Answer.{HIT_FIELD}" not in header:
         missing.append(f"Input.{HIT_FIELD}")
@@ -165,7 +191,7 @@ def _parse_row(fields: list[str], header: list[str], path: Path, line: int, orde
     if status not in STATUSES:
         return bad(f"AssignmentStatus {status!r} is not one of {', '.join(STATUSES)}")
     seconds_text = raw["WorkTimeInSeconds"].strip()
-    if not seconds_text.isdigit():
+    if not SECONDS_RE.match(seconds_text):
         return bad(f"WorkTimeInSeconds {seconds_text!r} is not a whole number of seconds")
     code = raw.get(f"Input.{HIT_FIELD}") or raw.get(f"Answer.{HIT_FIELD}", "")
     hit = batch.hits.get(code)
@@ -179,6 +205,11 @@ def _parse_row(fields: list[str], header: list[str], path: Path, line: int, orde
         shown = raw.get(f"Input.s{item.slot}_id")
         if shown is not None and shown != item.code:
             return bad(f"Input.s{item.slot}_id {shown!r} differs from the batch key ({item.code!r})")
+        for column, sentence in zip("ab", item.options, strict=True):
+            text = raw.get(f"Input.s{item.slot}_{column}")
+            if text is not None and text != element_text(sentence):
+                return bad(f"Input.s{item.slot}_{column} differs from the batch key: the worker saw other sentences "
+                           "than the key scores")
         answers[item.slot] = value
     native = raw[f"Answer.{NATIVE_FIELD}"].strip().lower()
     if native not in NATIVE_ANSWERS:

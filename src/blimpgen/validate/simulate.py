@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from blimpgen._io import atomic_writer
+from blimpgen._io import atomic_writer, csv_text, read_text, refuse_inputs
 from blimpgen.errors import DataError, OptionError
-from blimpgen.validate.batch import BATCH_FILE, LoadedBatch, load_batch
+from blimpgen.validate.batch import BATCH_FILE, LoadedBatch, batch_files, load_batch
 from blimpgen.validate.page import ELAPSED_FIELD, HIT_FIELD, HONEYPOT_FIELD, NATIVE_FIELD, QUESTION_PREFIX
 
 BOOKKEEPING_COLUMNS = (
@@ -125,6 +125,7 @@ def simulate(batch_folder: Path | str, out: Path | str,
         OptionError: bad options, too few workers, or a paradigm name that is not in the batch.
         DataError: a missing or damaged batch.
     """
+    refuse_inputs(out, {"--batch": batch_files(batch_folder)})
     batch = load_batch(batch_folder)
     uids = {item.uid for hit in batch.hits.values() for item in hit.items if item.kind == "real"}
     unknown = sorted(set(options.paradigm_accuracy) - uids)
@@ -160,9 +161,7 @@ def write_results(out: Path | str, batch: LoadedBatch, submissions: Iterable[Sub
     inputs = _batch_inputs(batch)
     header = results_columns(batch, list(next(iter(inputs.values()))))
     properties = batch.properties
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, header, quoting=csv.QUOTE_ALL, lineterminator="\n")
-    writer.writeheader()
+    rows = []
     for sub in submissions:
         submit = sub.accept_time + timedelta(seconds=sub.seconds)
         row = {name: "" for name in header}
@@ -186,9 +185,10 @@ def write_results(out: Path | str, batch: LoadedBatch, submissions: Iterable[Sub
         for name, value in sub.answers.items():
             if f"Answer.{name}" in row:
                 row[f"Answer.{name}"] = value
-        writer.writerow(row)
+        rows.append([row[name] for name in header])
+    text = csv_text(header, rows, quoting=csv.QUOTE_ALL)
     with atomic_writer(out, "wb") as handle:
-        handle.write(buffer.getvalue().encode("utf-8"))
+        handle.write(text.encode("utf-8"))
     return Path(out)
 
 
@@ -197,8 +197,11 @@ def _batch_inputs(batch: LoadedBatch) -> dict[str, dict[str, str]]:
     path = batch.folder / BATCH_FILE
     if not path.is_file():
         raise DataError(f"{batch.folder}: no {BATCH_FILE}")
-    with path.open(encoding="utf-8", newline="") as handle:
-        return {row[HIT_FIELD]: row for row in csv.DictReader(handle)}
+    text = read_text(path, error=DataError, encoding="utf-8-sig")
+    try:
+        return {row[HIT_FIELD]: row for row in csv.DictReader(io.StringIO(text, newline=""))}
+    except (csv.Error, KeyError) as exc:
+        raise DataError(f"damaged ({exc}); rewrite the batch", str(path)) from None
 
 
 def _pool(options: SimulationOptions, rng: random.Random) -> list[SimulatedWorker]:

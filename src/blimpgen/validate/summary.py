@@ -13,14 +13,12 @@ batch-wide numbers for programs, ``summary.md`` the same for people.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from blimpgen._io import atomic_writer
+from blimpgen._io import atomic_writer, csv_text
 from blimpgen.validate.agreement import Overall
 from blimpgen.validate.ingest import REASONS, Analysis
 
@@ -35,6 +33,8 @@ EXCLUDED_COLUMNS = ("file", "line", "AssignmentId", "WorkerId", "HITId", "hit_co
 SPEED_COLUMNS = ("min_seconds", "n_included", "n_too_fast", "aggregate_accuracy", "individual_accuracy",
                  "paradigms_passed")
 BLIMP_AGGREGATE = 0.964
+REPORT_FILES = ("per_paradigm.csv", "per_pair.csv", "per_worker.csv", "excluded.csv", "speed_thresholds.csv",
+                "summary.json", "summary.md")
 
 
 def write_report(analysis: Analysis, out: Path | str) -> list[Path]:
@@ -50,7 +50,8 @@ def write_report(analysis: Analysis, out: Path | str) -> list[Path]:
         "summary.md": summary_markdown(analysis),
     }
     written = []
-    for name, text in files.items():
+    for name in REPORT_FILES:
+        text = files[name]
         with atomic_writer(out / name, "wb") as handle:
             handle.write(text.encode("utf-8"))
         written.append(out / name)
@@ -171,11 +172,8 @@ def _speed_rows(analysis: Analysis) -> Iterable[list[Any]]:
 
 
 def _table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
-    return buffer.getvalue()
+    """A CSV table; cells that a spreadsheet would run as formulas are neutralised (``'=...``)."""
+    return csv_text(header, rows)
 
 
 def _round(value: float | None) -> float | str:

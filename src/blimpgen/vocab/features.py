@@ -21,6 +21,7 @@ Ordinal enums list their values in order: ``SIZE_ORDER`` is the ``size`` scale, 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -36,6 +37,12 @@ PSEUDO_FEATURES = ("category", "lemma", "text", "id")
 # specs compare sizes by rank: SIZE_ORDER.index(a.size) < SIZE_ORDER.index(b.size).
 SIZE_ORDER = ("tiny", "small", "medium", "large", "huge")
 _KEYS = {"type", "categories", "values", "doc", "derived", "target", "symmetric", "disjoint", "closure_of"}
+# Names a formula (``number = noun.number``) and a lexicon row (``name=value; flag``) can write.
+FEATURE_NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+CATEGORY_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+VALUE_RE = re.compile(r"^[A-Za-z0-9_'][A-Za-z0-9_'\-]*$")
+# The constraint language's keywords and the pseudo-features every word has.
+RESERVED_NAMES = frozenset({"and", "or", "not", "fits", "takes", "category", "text", "id"})
 _RELATION_KEYS = ("target", "symmetric", "disjoint", "closure_of")
 
 
@@ -92,6 +99,19 @@ class FeatureInventory:
             raise SpecError(f"unknown feature {name!r}"
                             f"{did_you_mean(name, list(self.features) + list(PSEUDO_FEATURES))}") from None
 
+    def canonical(self) -> str:
+        """Everything about the inventory that changes what a lexicon means (docs left out), as text.
+
+        Categories and features in name order; each feature's values in their declared order
+        (``rank`` and the probe suites' answers depend on it).
+        """
+        lines = ["categories " + " ".join(sorted(self.categories))]
+        for name in sorted(self.features):
+            f = self.features[name]
+            lines.append("\t".join([name, f.type, ",".join(sorted(f.categories)), ",".join(f.values), str(f.derived),
+                                    f.target, str(f.symmetric), ",".join(f.disjoint), f.closure_of]))
+        return "\n".join(lines) + "\n"
+
     def check_value(self, feature: Feature, value: str) -> list[str]:
         """Return the error messages for ``value`` as a value of ``feature`` (empty when fine)."""
         if feature.type in ("enum", "set"):
@@ -114,7 +134,10 @@ class FeatureInventory:
         categories = dict(self.categories)
         features = dict(self.features)
         for cat, desc in (extra.get("categories") or {}).items():
-            categories.setdefault(str(cat), str(desc))
+            if not isinstance(cat, str) or not CATEGORY_NAME_RE.match(cat):
+                raise LexiconError(f"category name {cat!r} must be letters, digits and _, starting with a letter",
+                                   source, key=f"categories.{cat}")
+            categories.setdefault(cat, str(desc))
         for name, raw in (extra.get("features") or {}).items():
             if name in features:
                 raise LexiconError(f"feature {name!r} is already declared in {self.source}", source,
@@ -129,6 +152,11 @@ class FeatureInventory:
 
 def _parse_feature(name: str, raw: Any, categories: dict[str, str], source: str) -> Feature:
     where = f"features.{name}"
+    if not isinstance(name, str) or not FEATURE_NAME_RE.match(name) or name in RESERVED_NAMES:
+        why = "is a reserved word" if name in RESERVED_NAMES else "must be lowercase letters, digits and _, " \
+                                                                   "starting with a letter"
+        raise LexiconError(f"feature name {name!r} {why} (formulas and lexicon rows must be able to write it)",
+                           source, key=where)
     if not isinstance(raw, dict):
         raise LexiconError("a feature must be a mapping with type, categories and doc", source, key=where)
     unknown = set(raw) - _KEYS
@@ -138,11 +166,22 @@ def _parse_feature(name: str, raw: Any, categories: dict[str, str], source: str)
     if ftype not in FEATURE_TYPES:
         raise LexiconError(f"type must be one of {', '.join(FEATURE_TYPES)}", source, key=where + ".type")
     cats = raw.get("categories") or []
+    if not isinstance(cats, list):
+        raise LexiconError(f"categories must be a list (e.g. [{cats}])", source, key=where + ".categories")
     bad = [c for c in cats if c not in categories]
     if bad:
         raise LexiconError(f"unknown category {bad[0]!r}{did_you_mean(str(bad[0]), categories)}", source,
                            key=where + ".categories")
-    values = tuple(str(v) for v in raw.get("values") or ())
+    raw_values = raw.get("values") or []
+    if not isinstance(raw_values, list):
+        raise LexiconError(f"values must be a list (e.g. [{raw_values}])", source, key=where + ".values")
+    values = tuple(str(v) for v in raw_values)
+    odd = next((v for v in values if not VALUE_RE.match(v)), None)
+    if odd is not None:
+        raise LexiconError(f"value {odd!r} must be letters, digits, _, ' and - (formulas and lexicon rows must be "
+                           "able to write it)", source, key=where + ".values")
+    if len(set(values)) != len(values):
+        raise LexiconError("values must not repeat", source, key=where + ".values")
     if ftype in ("enum", "set") and not values:
         raise LexiconError(f"{ftype} feature needs values", source, key=where + ".values")
     if not raw.get("doc"):

@@ -17,6 +17,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from blimpgen._io import describe_character, odd_character, read_text
 from blimpgen.errors import LexiconError, SourceLoc, SpecError, SpecErrors, did_you_mean
 from blimpgen.vocab import morphology, query
 from blimpgen.vocab.features import FeatureInventory, load_inventory
@@ -34,7 +35,8 @@ class Lexicon:
     Args:
         words: every word form, in data-file order (the order sampling relies on).
         inventory: the feature inventory the words were checked against.
-        fingerprint: short hash of the data files, recorded as provenance.
+        fingerprint: short hash of the lexicon's content (see :func:`lexicon_fingerprint`), recorded
+            as provenance (``lexicon_hash``).
 
     Attributes:
         mode: the lexicon mode (:mod:`blimpgen.vocab.modes`): ``default``; ``colorless`` (slot
@@ -169,9 +171,18 @@ def parse_rows(text: str, file: str, inventory: FeatureInventory) -> tuple[list[
     """Parse TSV rows into lexemes, collecting every error with its ``file:line``."""
     lexemes: list[Lexeme] = []
     errors: list[SpecError] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.rstrip("\r\n")
+    # Lines end at LF only: str.splitlines() would also split at U+2028, U+0085, form feeds...,
+    # cutting a row in two and numbering the lines wrong; those characters are reported instead.
+    for number, raw in enumerate(text.split("\n"), start=1):
+        line = raw.removesuffix("\r")
+        if number == 1:
+            line = line.removeprefix("\ufeff")  # a byte-order mark (Excel, Notepad)
         if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        odd = odd_character(line, allowed="\t")
+        if odd is not None:
+            column = ("text", "category", "features")[min(line[:line.index(odd)].count("\t"), 2)]
+            errors.append(LexiconError(f"{describe_character(odd)} in the row; remove it", file, number, column))
             continue
         columns = line.split("\t")
         if len(columns) not in (2, 3):
@@ -324,9 +335,7 @@ def build_lexicon(sources: list[tuple[str, str]], inventory: FeatureInventory) -
         SpecErrors: every row error at once (up to 200), each ``file:line: feature: message``.
     """
     lexemes, errors = [], []
-    digest = hashlib.sha256()
     for name, text in sources:
-        digest.update(name.encode() + b"\0" + text.encode() + b"\0")
         rows, row_errors = parse_rows(text, name, inventory)
         lexemes.extend(rows)
         errors.extend(row_errors)
@@ -346,7 +355,31 @@ def build_lexicon(sources: list[tuple[str, str]], inventory: FeatureInventory) -
             words.append(word)
     if errors:
         raise SpecErrors(errors[:MAX_REPORTED_ERRORS])
-    return Lexicon(words, inventory, digest.hexdigest()[:12])
+    return Lexicon(words, inventory, lexicon_fingerprint(lexemes, inventory))
+
+
+def lexicon_fingerprint(lexemes: list[Lexeme], inventory: FeatureInventory) -> str:
+    """The ``lexicon_hash``: 12 hex digits of a SHA-256 over what the lexicon means.
+
+    It covers the feature inventory (overlay declarations included: the declared order of enum
+    values decides ``rank``), the morphology memo and every row's category, lemma, text and
+    features, in order; not file names or paths, comments, blank lines, line ends or a BOM. So
+    the same overlay at another path gives the same hash, an empty overlay changes nothing, and
+    a YAML overlay hashes as the equivalent TSV rows plus its declarations.
+    """
+    digest = hashlib.sha256(b"blimpgen lexicon 2\n")
+    digest.update(inventory.canonical().encode())
+    digest.update(morphology.memo_digest().encode() + b"\n")
+    for lexeme in lexemes:
+        features = ";".join(f"{name}={_canonical_value(value)}" for name, value in sorted(lexeme.features.items()))
+        digest.update(f"{lexeme.category}\t{lexeme.lemma}\t{features}\n".encode())
+    return digest.hexdigest()[:12]
+
+
+def _canonical_value(value: Any) -> str:
+    if isinstance(value, (set, frozenset)):
+        return "{" + ",".join(sorted(map(str, value))) + "}"
+    return repr(value)
 
 
 def load_lexicon_files(paths: Iterable[Path | str], inventory: FeatureInventory | None = None,
@@ -354,11 +387,7 @@ def load_lexicon_files(paths: Iterable[Path | str], inventory: FeatureInventory 
     """Load the shipped lexicon plus extra TSV files (overlays)."""
     sources = shipped_sources() if include_shipped else []
     for path in paths:
-        path = Path(path)
-        try:
-            sources.append((str(path), path.read_text(encoding="utf-8")))
-        except (OSError, UnicodeDecodeError) as exc:
-            raise LexiconError(f"cannot read lexicon file: {exc}", str(path)) from None
+        sources.append((str(path), read_text(path, error=LexiconError, encoding="utf-8-sig")))
     return build_lexicon(sources, inventory or load_inventory())
 
 

@@ -12,6 +12,7 @@ it is stale.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from functools import cache
@@ -29,6 +30,16 @@ def inflect_engine() -> Any:
     import inflect
 
     return inflect.engine()
+
+
+@cache
+def memo_digest() -> str:
+    """A hash of the shipped morphology memo (part of the lexicon hash: it decides derived forms)."""
+    path = resources.files("blimpgen.vocab") / "data" / MEMO_FILE
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except FileNotFoundError:
+        return ""
 
 
 @cache

@@ -24,6 +24,7 @@ import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from blimpgen._io import read_text
 from blimpgen._yaml import load_yaml_text
 from blimpgen.errors import LexiconError, SpecError, SpecErrors, did_you_mean
 from blimpgen.vocab.features import FeatureInventory, load_inventory
@@ -42,10 +43,8 @@ def overlay_paths(paths: Iterable[str | Path] = (), environ: Mapping[str, str] |
 
 
 def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise LexiconError(f"cannot read lexicon overlay: {exc.__class__.__name__}", str(path)) from None
+    """An overlay's text (a byte-order mark dropped: spreadsheets and Notepad write one)."""
+    return read_text(path, error=LexiconError, encoding="utf-8-sig")
 
 
 def parse_yaml_overlay(text: str, file: str, inventory: FeatureInventory) -> tuple[FeatureInventory, str]:
@@ -92,9 +91,13 @@ def parse_yaml_overlay(text: str, file: str, inventory: FeatureInventory) -> tup
                                       f"{did_you_mean(str(unknown[0]), ENTRY_KEYS)}"))
             continue
         values = [entry.get(k) if entry.get(k) is not None else "" for k in ENTRY_KEYS]
-        columns = [v for v in values if isinstance(v, str) and "\t" not in v and "\n" not in v]
+        columns = [v for v in values if isinstance(v, str) and "\t" not in v and "\n" not in v and "\r" not in v]
         if len(columns) != len(values):
             errors.append(table.error(path, "text, category and features must be strings without tabs"))
+            continue
+        if columns[0].lstrip().startswith("#"):
+            errors.append(table.error(path + ("text",), f"text {columns[0]!r} starts with '#', which the lexicon reads "
+                                                        "as a comment; a word cannot start with '#'"))
             continue
         rows[table.line_of(path)] = "\t".join(columns)
     if errors:

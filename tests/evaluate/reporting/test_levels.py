@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from blimpgen.errors import DataError
-from blimpgen.evaluate.reporting.levels import format_levels, level_results
+from blimpgen.evaluate.reporting.levels import figure_levels, format_levels, level_results
 from blimpgen.records.pair import MinimalPair
 
 
@@ -52,6 +52,21 @@ def test_levels_need_levels_and_scores(tmp_path: Path) -> None:
         level_results(data, [tmp_path / "missing"])
 
 
+@pytest.mark.parametrize(("line", "message"), [
+    ("{not json", r"pairs.jsonl:3: invalid JSON"),
+    ("[1, 2]", r"pairs.jsonl:3: expected a JSON object, got list"),
+    ('{"pair_id": "u-00002", "UID": "u", "correct": "yes"}', r"pairs.jsonl:3: correct: expected a per-pair result row"),
+    ('{"pair_id": "u-00002", "correct": 1.0}', r"pairs.jsonl:3: UID: expected a per-pair result row"),
+])
+def test_levels_bad_result_row_is_located(tmp_path: Path, line: str, message: str) -> None:
+    data, results = write_case(tmp_path)
+    rows = (results / "pairs.jsonl").read_text().splitlines()
+    rows[2] = line
+    (results / "pairs.jsonl").write_text("\n".join(rows) + "\n")
+    with pytest.raises(DataError, match=message):
+        level_results(data, [results])
+
+
 def test_levels_cli_report_with_figures(tmp_path: Path) -> None:
     from tests.cli.test_author_cli import run
 
@@ -59,3 +74,14 @@ def test_levels_cli_report_with_figures(tmp_path: Path) -> None:
     code, output = run("report", str(results), "--levels", str(data), "--plots", str(tmp_path / "plots"))
     assert code == 0 and "u (m)" in output and "effect vs none" in output, output
     assert (tmp_path / "plots" / "levels_u_attractor.png").stat().st_size > 1000
+
+
+def test_levels_figures_refuse_a_uid_that_is_a_path(tmp_path: Path) -> None:
+    data, results = write_case(tmp_path)
+    for path in (data, results / "pairs.jsonl"):
+        path.write_text(path.read_text().replace('"u"', '"../evil"').replace('"u-', '"../evil-'))
+    found = level_results(data, [results])
+    assert [result.uid for result in found] == ["../evil"]
+    with pytest.raises(DataError, match=r"UID '\.\./evil' or factor 'attractor' cannot name a figure file"):
+        figure_levels(found, tmp_path / "plots")
+    assert not (tmp_path / "evil_attractor.png").exists() and not (tmp_path / "plots").exists()

@@ -215,24 +215,17 @@ def _content(item: ProbeItem) -> tuple:
 
 
 def write_curve(result: CurveResult, folder: str | Path) -> list[Path]:
-    """Write ``curve.json`` (everything) and ``curve.csv`` (one row per curve and N), atomically."""
-    import csv
+    """Write ``curve.json`` (everything) and ``curve.csv`` (one row per curve and N), both or neither."""
     import json
 
-    from blimpgen._io import atomic_writer
+    from blimpgen._io import csv_text, write_files
 
     folder = Path(folder)
-    with atomic_writer(folder / "curve.json") as handle:
-        json.dump(result.to_dict(), handle, indent=2)
-        handle.write("\n")
-    with atomic_writer(folder / "curve.csv") as handle:
-        writer = csv.writer(handle, lineterminator="\n")
-        writer.writerow(["curve", "size", "weight", "mean", "std", "max", "accuracies"])
-        for curve in result.curves():
-            for p in curve.points():
-                writer.writerow([curve.label, p["size"], f"{p['weight']:.6f}", f"{p['mean']:.6f}",
-                                 f"{p['std']:.6f}", f"{p['max']:.6f}", ";".join(f"{a:.6f}" for a in p["accuracies"])])
-    return [folder / "curve.json", folder / "curve.csv"]
+    rows = [[curve.label, p["size"], f"{p['weight']:.6f}", f"{p['mean']:.6f}", f"{p['std']:.6f}", f"{p['max']:.6f}",
+             ";".join(f"{a:.6f}" for a in p["accuracies"])] for curve in result.curves() for p in curve.points()]
+    return write_files([(folder / "curve.json", json.dumps(result.to_dict(), indent=2) + "\n"),
+                        (folder / "curve.csv", csv_text(["curve", "size", "weight", "mean", "std", "max",
+                                                         "accuracies"], rows))])
 
 
 def run_learning_curve(model: str, train: str | Path, eval_path: str | Path | None = None,
@@ -250,14 +243,20 @@ def run_learning_curve(model: str, train: str | Path, eval_path: str | Path | No
 
     Raises:
         DataError: for unreadable files or bad items (``file:line``).
-        OptionError: for bad options or an ``out`` that is a file.
+        OptionError: for bad options, an ``out`` that is a file, or an output that is an input.
         ModelLoadError: for a model unsuitable for head-only training.
         MissingDependencyError: for ``plot`` without matplotlib.
     """
+    from blimpgen._io import refuse_inputs
     from blimpgen.records.jsonl import read_items
 
     if out is not None and Path(out).exists() and not Path(out).is_dir():
         raise OptionError(f"{out}: exists and is not a folder")
+    given = {"--train": train, "--eval": eval_path, "--control-train": control_train, "--control-eval": control_eval}
+    inputs = {flag: [path] for flag, path in given.items() if path is not None}
+    outputs = [Path(out) / "curve.json", Path(out) / "curve.csv"] if out is not None else []
+    for output in outputs + ([plot] if plot is not None else []):
+        refuse_inputs(output, inputs)  # before the model loads: an output must never replace the items
     if control_eval is not None and control_train is None:
         raise OptionError("--control-eval needs --control-train")
     if plot is not None:

@@ -10,17 +10,17 @@ level (the reference), with Newcombe's interval for a difference of independent 
 
 from __future__ import annotations
 
-import json
 import math
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from blimpgen._io import data_files
+from blimpgen._io import atomic_writer, data_files
 from blimpgen.errors import DataError
 from blimpgen.evaluate.metrics import wilson_interval
-from blimpgen.records.jsonl import read_pairs
+from blimpgen.records.jsonl import read_json_lines, read_pairs
 
 
 @dataclass
@@ -84,11 +84,17 @@ def level_results(data: Path | str, results: Sequence[Path | str]) -> list[Level
             raise DataError("no pairs.jsonl: run `blimpgen eval` into this folder", str(folder))
         by_uid: dict[str, LevelResult] = {}
         orders: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
-        for line in path.read_text(encoding="utf-8").splitlines():
-            row = json.loads(line)
-            levels = levels_of.get(row.get("pair_id"))
+        for where, row in read_json_lines(path):  # a bad line is located, as report reads per-pair rows
+            if not isinstance(row, dict):
+                raise DataError(f"expected a JSON object, got {type(row).__name__}", where.file, where.line)
+            pair_id = row.get("pair_id")
+            levels = levels_of.get(pair_id) if isinstance(pair_id, str) else None
             if levels is None:
                 continue
+            for name, types in (("UID", (str,)), ("correct", (int, float))):
+                if not isinstance(row.get(name), types):
+                    raise DataError(f"expected a per-pair result row: {name!r} missing or of the wrong type "
+                                    f"({row.get(name)!r:.40})", where.file, where.line, name)
             result = by_uid.setdefault(row["UID"], LevelResult(row["UID"], row.get("model") or str(folder), []))
             for factor, level in levels.items():
                 if level not in orders[row["UID"]][factor]:
@@ -130,15 +136,23 @@ def format_levels(results: Sequence[LevelResult]) -> str:
     return "\n".join(lines)
 
 
+# A UID or factor name that may be part of a figure's file name (the data names them; no path).
+FILE_NAME_PART = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+
+
 def figure_levels(results: Sequence[LevelResult], folder: Path | str) -> list[Path]:
-    """One PNG per paradigm and factor: accuracy per level, one bar per model, with intervals."""
+    """One PNG per paradigm and factor: accuracy per level, one bar per model, with intervals.
+
+    Raises:
+        DataError: for a UID or factor name that cannot be part of a file name, or a figure
+            that cannot be written (each is written whole or not at all).
+    """
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
     written = []
     by_uid: dict[str, list[LevelResult]] = defaultdict(list)
     for result in results:
@@ -161,8 +175,14 @@ def figure_levels(results: Sequence[LevelResult], folder: Path | str) -> list[Pa
             axis.set_ylabel("accuracy")
             if len(group) > 1:
                 axis.legend(fontsize="small")
-            path = folder / f"levels_{uid}_{factor}.png"
-            figure.savefig(path, dpi=120, bbox_inches="tight", format="png")
-            plt.close(figure)
+            try:
+                if not (FILE_NAME_PART.fullmatch(uid) and FILE_NAME_PART.fullmatch(factor)):
+                    raise DataError(f"UID {uid!r} or factor {factor!r} cannot name a figure file; use letters, "
+                                    "digits, '_', '.' and '-'")
+                path = folder / f"levels_{uid}_{factor}.png"
+                with atomic_writer(path, "wb") as handle:
+                    figure.savefig(handle, dpi=120, bbox_inches="tight", format="png")
+            finally:
+                plt.close(figure)
             written.append(path)
     return written

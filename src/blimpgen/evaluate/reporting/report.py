@@ -18,13 +18,15 @@ Folders of different record types are reported separately.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from blimpgen._io import atomic_writer
+from blimpgen._io import atomic_writer, csv_text, read_text, refuse_inputs
 from blimpgen.errors import DataError, OptionError
 from blimpgen.evaluate.reporting.tables import format_grid
 from blimpgen.evaluate.tasks import task_for
@@ -36,19 +38,58 @@ def load_result(folder: str | Path) -> ModelResult:
     """Read one result folder.
 
     Raises:
-        DataError: when ``results.json`` is missing or not ours.
+        DataError: when ``results.json`` is missing, unreadable or not ours: invalid JSON at its
+            line, a missing or mistyped key named with its line.
     """
     folder = Path(folder)
     path = folder / "results.json"
+    if not os.path.lexists(path):
+        raise DataError(f"{folder}: no results.json here; pass folders written by `blimpgen eval --out`")
+    name = str(path)
+    text = read_text(path, name, max_bytes=MAX_RESULTS_BYTES, what="a results.json")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        task = task_for(result_type(data))
-        return ModelResult(folder.resolve().name, folder, task, data["options"], data["overall"], data["phenomena"],
-                           data[task.groups_key], tuple(data.get("metrics", ())))
-    except OSError:
-        raise DataError(f"{folder}: no results.json here; pass folders written by `blimpgen eval --out`") from None
-    except (json.JSONDecodeError, KeyError, TypeError, AttributeError) as exc:
-        raise DataError(f"{path}: not a blimpgen results file ({exc})") from None
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DataError(f"not a blimpgen results file: invalid JSON: {exc.msg}", name, exc.lineno) from None
+    except RecursionError:
+        raise DataError("not a blimpgen results file: invalid JSON: nested too deeply", name) from None
+    if not isinstance(data, dict):
+        raise DataError(f"not a blimpgen results file: expected a JSON object, got {_json_kind(data)}", name, 1)
+    task = task_for(result_type(data))
+    for key in ("options", "overall", "phenomena", task.groups_key):
+        if key not in data:
+            raise DataError(f"not a blimpgen results file: no {key!r}; pass folders written by `blimpgen eval "
+                            "--out`", name, key=key)
+        if not isinstance(data[key], dict):
+            raise DataError(f"expected a JSON object, got {_json_kind(data[key])}; not a blimpgen results file",
+                            name, _key_line(text, key), key)
+    for key in ("phenomena", task.groups_key):
+        for group, row in data[key].items():
+            if not isinstance(row, dict):
+                raise DataError(f"expected a JSON object, got {_json_kind(row)}; not a blimpgen results file",
+                                name, _key_line(text, group), f"{key}.{group}")
+    metrics = data.get("metrics", [])
+    if not isinstance(metrics, list) or not all(isinstance(m, str) for m in metrics):
+        raise DataError("expected a list of metric names; not a blimpgen results file", name,
+                        _key_line(text, "metrics"), "metrics")
+    return ModelResult(folder.resolve().name, folder, task, data["options"], data["overall"], data["phenomena"],
+                       data[task.groups_key], tuple(metrics))
+
+
+# results.json holds tables per paradigm or suite, never this much.
+MAX_RESULTS_BYTES = 100_000_000
+
+
+def _json_kind(value: object) -> str:
+    kinds = {list: "a list", str: "a string", bool: "true or false", type(None): "null", int: "a number",
+             float: "a number"}
+    return kinds.get(type(value), type(value).__name__)
+
+
+def _key_line(text: str, key: str) -> int:
+    """The line where ``"key":`` first appears in a JSON text (0 when it does not)."""
+    at = text.find(json.dumps(key) + ":")
+    return text.count("\n", 0, at) + 1 if at >= 0 else 0
 
 
 def read_human(path: str | Path) -> dict[str, float]:
@@ -56,30 +97,46 @@ def read_human(path: str | Path) -> dict[str, float]:
     or CSV (columns ``UID`` and ``accuracy`` or ``human_accuracy``); accuracies in [0, 1].
 
     Raises:
-        DataError: when the file cannot be read or has no per-paradigm accuracies.
+        DataError: when the file cannot be read (a bad value at its line and key), or has no
+            per-paradigm accuracies.
     """
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DataError(f"{path}: cannot read human accuracies: {exc.strerror or exc}") from None
+    name = str(path)
+    text = read_text(path, name, encoding="utf-8-sig")
     out: dict[str, float] = {}
-    try:
-        if path.suffix == ".json":
+    if path.suffix == ".json":
+        try:
             data = json.loads(text)
-            data = data.get("paradigms", data)
-            for uid, value in data.items():
-                out[uid] = float(value["accuracy"] if isinstance(value, dict) else value)
-        else:
-            for row in csv.DictReader(io.StringIO(text)):
-                value = row.get("accuracy") or row.get("human_accuracy")
+        except (json.JSONDecodeError, RecursionError) as exc:
+            raise DataError(f"cannot read human accuracies: invalid JSON: {getattr(exc, 'msg', exc)}", name,
+                            getattr(exc, "lineno", 0)) from None
+        data = data.get("paradigms", data) if isinstance(data, dict) else data
+        if not isinstance(data, dict):
+            raise DataError(f"cannot read human accuracies: expected a JSON object of UID: accuracy, got "
+                            f"{_json_kind(data)}", name, 1)
+        for uid, value in data.items():
+            value = value.get("accuracy") if isinstance(value, dict) else value
+            out[uid] = _accuracy(value, name, _key_line(text, uid), uid)
+    else:
+        reader = csv.DictReader(io.StringIO(text))
+        try:
+            for row in reader:
+                column = "accuracy" if row.get("accuracy") else "human_accuracy"
+                value = row.get(column)
                 if row.get("UID") and value:
-                    out[row["UID"]] = float(value)
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise DataError(f"{path}: cannot read human accuracies ({exc})") from None
+                    out[row["UID"]] = _accuracy(value, name, reader.line_num, column)
+        except csv.Error as exc:
+            raise DataError(f"cannot read human accuracies: {exc}", name, reader.line_num) from None
     if not out:
         raise DataError(f"{path}: no per-paradigm human accuracies (expected UID and accuracy)")
     return out
+
+
+def _accuracy(value: object, name: str, line: int, key: str) -> float:
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        with contextlib.suppress(ValueError):
+            return float(value)
+    raise DataError(f"cannot read human accuracies: {value!r} is not a number", name, line, key)
 
 
 def run_report(folders: Sequence[str | Path], plots: str | Path | None = None, human: str | Path | None = None,
@@ -95,8 +152,13 @@ def run_report(folders: Sequence[str | Path], plots: str | Path | None = None, h
 
     Raises:
         DataError: for unreadable folders or human accuracies.
-        OptionError: for folders about different record types, or a metric the results do not have.
+        OptionError: for folders about different record types, a metric the results do not have,
+            or an ``out`` that is one of the files read.
     """
+    if out:  # the table's CSV must not replace what the report reads
+        refuse_inputs(out, {"RESULTS": [Path(f) / name for f in folders for name in ("results.json", "pairs.jsonl",
+                                                                                      "items.jsonl")],
+                            "--human": [human] if human else []})
     results = [load_result(folder) for folder in folders]
     labels = [r.label for r in results]
     if len(set(labels)) != len(labels):
@@ -111,9 +173,7 @@ def run_report(folders: Sequence[str | Path], plots: str | Path | None = None, h
     human_accuracy = read_human(human) if human else None
     if out:
         with atomic_writer(out) as handle:
-            writer = csv.writer(handle, lineterminator="\n")
-            writer.writerow(header)
-            writer.writerows(rows)
+            handle.write(csv_text(header, rows))  # model labels and phenomena neutralised as formulas
     text = format_grid(header, rows) + note
     if plots:
         written = task.report_figures(views, plots, human_accuracy, metric)

@@ -16,14 +16,13 @@ A task also reads its results back for ``blimpgen report`` (:class:`ModelResult`
 
 from __future__ import annotations
 
-import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from blimpgen.errors import DataError, OptionError, SourceLoc
+from blimpgen.errors import OptionError, SourceLoc
 from blimpgen.evaluate.metrics import Tie
 from blimpgen.evaluate.options import OptionsModel, option_field
 from blimpgen.evaluate.scoring.base import Scorer
@@ -219,10 +218,8 @@ class ModelResult:
         """The per-record results (read on demand: they can be large).
 
         Raises:
-            DataError: when the records file cannot be read.
+            DataError: when the records file cannot be read (``file:line`` for a bad line).
         """
-        path = self.folder / self.task.records_file
-        try:
-            return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-        except (OSError, json.JSONDecodeError) as exc:
-            raise DataError(f"{path}: cannot read per-{self.task.noun} results: {exc}") from None
+        from blimpgen.records.jsonl import read_json_lines
+
+        return [data for _, data in read_json_lines(self.folder / self.task.records_file)]

@@ -115,9 +115,17 @@ class PairTask(EvalTask[PairPlan]):
 
         Raises:
             OptionError: when no paradigm supports the method.
+            DataError: for a pair id that repeats anywhere in the data (a pair counted twice).
         """
         method, limit = self.options.method, self.options.limit
         flag = check_method(method)
+        first: dict[str, str] = {}
+        for pair, where in records:
+            if pair.pair_id or pair.pairID:  # without either (hand-written data) a pair has no id to compare
+                if pair.record_id in first:
+                    raise DataError(f"{where}: pair {pair.record_id!r} repeats (first in {first[pair.record_id]}); "
+                                    "pair ids must be unique across --data, or the pair would count twice")
+                first[pair.record_id] = str(where)
         kept: list[Located] = []
         skipped: set[str] = set()
         seen: dict[str, int] = {}  # UID -> pairs kept so far

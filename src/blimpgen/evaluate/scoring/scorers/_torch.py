@@ -24,12 +24,41 @@ class TorchScorer(Scorer):
 
 
 def resolve_device(device: str | None) -> Any:
-    """The torch device to use: ``device``, or CUDA when available, else CPU."""
+    """The torch device to use: ``device``, or CUDA when available, else CPU.
+
+    Called before the model loads, so a device this machine lacks costs no loading time.
+
+    Raises:
+        OptionError: for a name torch does not know (``banana``), or a device this machine or
+            this torch build does not have (``cuda`` on a CPU-only torch, ``cuda:7`` on one GPU).
+    """
     import torch
 
-    if device:
-        return torch.device(device)
-    return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if not device:
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    try:
+        target = torch.device(device)
+    except (RuntimeError, ValueError, TypeError):
+        raise OptionError(f"device {device!r}: not a torch device; use cpu, cuda, cuda:N (the N-th GPU) or mps"
+                          ) from None
+    if target.type == "cuda":
+        if not torch.cuda.is_available():
+            why = "this torch is built without CUDA" if torch.version.cuda is None else "no CUDA GPU is visible"
+            raise OptionError(f"device {device!r}: CUDA is not available ({why}); use --device cpu")
+        count = torch.cuda.device_count()
+        if target.index is not None and target.index >= count:
+            raise OptionError(f"device {device!r}: this machine has {count} CUDA device{'s' if count != 1 else ''} "
+                              f"(cuda:0{f' to cuda:{count - 1}' if count > 1 else ''})")
+    elif target.type == "mps":
+        if not torch.backends.mps.is_available():
+            raise OptionError(f"device {device!r}: Apple's MPS is not available here; use --device cpu")
+    elif target.type != "cpu":
+        try:
+            torch.empty(0, device=target)
+        except (RuntimeError, AssertionError) as exc:  # torch reports a missing backend either way
+            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            raise OptionError(f"device {device!r}: not usable here ({first[:160]})") from None
+    return target
 
 
 def resolve_dtype(dtype: str, device: str | None) -> Any:

@@ -94,6 +94,7 @@ class CausalLMScorer(TorchScorer):
             raise OptionError(f"first_token must be 'bos' or 'none', got {first_token!r}")
         self.model_name = model if isinstance(model, str) else type(model).__name__
         torch_dtype = resolve_dtype(dtype, device)
+        target: Any = resolve_device(device) if device_map is None else None  # before the weights load
         network: PreTrainedModel
         if isinstance(model, str):
             network, tokenizer = load_pretrained(AutoModelForCausalLM, model, torch_dtype, device_map, tokenizer)
@@ -104,7 +105,7 @@ class CausalLMScorer(TorchScorer):
         check_tokenizer(tokenizer, embedding_rows(network), self.model_name)
         self.max_positions = max_positions(network)
         if device_map is None:
-            network = network.to(resolve_device(device), dtype=torch_dtype)
+            network = network.to(target, dtype=torch_dtype)
         self.model = network.eval()
         self.tokenizer = tokenizer
         if batch_tokens is None:

@@ -86,6 +86,7 @@ class MaskedLMScorer(TorchScorer):
             raise OptionError(f"unknown PLL metric {pll!r}; expected one of: {', '.join(PLL_METRICS)}")
         self.model_name = model if isinstance(model, str) else type(model).__name__
         torch_dtype = resolve_dtype(dtype, device)
+        target: Any = resolve_device(device) if device_map is None else None  # before the weights load
         network: PreTrainedModel
         if isinstance(model, str):
             network, tokenizer = load_pretrained(AutoModelForMaskedLM, model, torch_dtype, device_map, tokenizer)
@@ -99,7 +100,7 @@ class MaskedLMScorer(TorchScorer):
         if not getattr(tokenizer, "is_fast", False):
             raise ModelLoadError(f"tokenizer of {self.model_name} is not a fast tokenizer; hf-masked needs word ids")
         if device_map is None:
-            network = network.to(resolve_device(device), dtype=torch_dtype)
+            network = network.to(target, dtype=torch_dtype)
         self.model, self.tokenizer = network.eval(), tokenizer
         self.pll, self.batch_tokens, self.device_map = pll, batch_tokens, device_map
         self.dtype = str(torch_dtype).replace("torch.", "")
@@ -362,5 +363,6 @@ def load_masked_lm(name: str, tokenizer: Any, dtype: str = "float32", device: st
     """
     from transformers import AutoModelForMaskedLM
 
+    target = resolve_device(device)  # before the weights load
     model, _ = load_pretrained(AutoModelForMaskedLM, name, resolve_dtype(dtype, device), None, tokenizer)
-    return model.to(resolve_device(device))
+    return model.to(target)

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from blimpgen._io import decode, read_text
 from blimpgen.errors import DataError, ModelLoadError, OptionError
 from blimpgen.evaluate.scoring.base import Query, Scorer, TokenScores
 from blimpgen.evaluate.scoring.scorers.unigram import read_corpus_lines, word_tokenize
@@ -93,11 +94,13 @@ class ArpaModel:
         """
         path = Path(path)
         try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ModelLoadError(f"{path}: cannot read ARPA model: {exc.strerror or exc}") from None
-        except UnicodeDecodeError as exc:
-            raise ModelLoadError(f"{path}: not an ARPA model (not UTF-8 text: {exc.reason})") from None
+            text = read_text(path)  # a regular file only: a FIFO is refused, never waited on
+        except DataError as exc:
+            if exc.message.startswith("cannot read file: not UTF-8"):
+                raise ModelLoadError(f"{path}: not an ARPA model ({exc.message.removeprefix('cannot read file: ')})"
+                                     ) from None
+            raise ModelLoadError(f"{path}: cannot read ARPA model: {exc.message.removeprefix('cannot read file: ')}"
+                                 ) from None
         return _ArpaReader(path).read(text)
 
 
@@ -322,8 +325,7 @@ def read_sentences(path: Path | str, corpus_format: str = "text", lowercase: boo
     """
     path = Path(path)
     if corpus_format == "text":
-        files = sorted(path.glob("*.txt")) if path.is_dir() else [path]
-        for file in files:
+        for file in corpus_files(path, corpus_format):
             for line in read_corpus_lines(file):
                 yield word_tokenize(line, lowercase)
     elif corpus_format == "brown":
@@ -334,13 +336,23 @@ def read_sentences(path: Path | str, corpus_format: str = "text", lowercase: boo
         raise OptionError(f"unknown corpus format {corpus_format!r}; expected one of: brown, text")
 
 
+def corpus_files(path: Path | str, corpus_format: str = "text") -> list[Path]:
+    """The files a corpus path names: a file, or a folder's ``*.txt`` files (Brown: its ``c?NN`` files)."""
+    path = Path(path)
+    if not path.is_dir():
+        return [path]
+    if corpus_format == "brown":
+        return sorted(f for f in path.iterdir() if len(f.name) == 4 and not f.is_dir())
+    return sorted(f for f in path.glob("*.txt") if not f.is_dir())
+
+
 def _brown_lines(path: Path) -> Iterator[str]:
     if path.is_dir():
-        texts = (f.read_text(encoding="utf-8") for f in sorted(path.iterdir()) if len(f.name) == 4)
+        texts: Iterable[str] = (read_text(f) for f in corpus_files(path, "brown"))
     elif zipfile.is_zipfile(path):
         archive = zipfile.ZipFile(path)
         names = sorted(n for n in archive.namelist() if len(n.rsplit("/", 1)[-1]) == 4)
-        texts = (archive.read(name).decode("utf-8") for name in names)
+        texts = (decode(archive.read(name), f"{path}/{name}") for name in names)
     else:
         raise DataError(f"{path}: expected the Brown corpus as a folder or a zip of c?NN files")
     for text in texts:
@@ -394,10 +406,21 @@ class NgramScorer(Scorer):
 
 def train_ngram_file(corpus: Path | str, output: Path | str, order: int = 5, discount: float = 0.75,
                      unk_cutoff: int = 2, corpus_format: str = "text", lowercase: bool = True) -> ArpaModel:
-    """Train a Kneser-Ney model on a corpus and write it atomically as ARPA (``blimpgen ngram train``)."""
-    from blimpgen._io import atomic_writer
+    """Train a Kneser-Ney model on a corpus and write it atomically as ARPA (``blimpgen ngram train``).
 
-    model = train_kneser_ney(read_sentences(corpus, corpus_format, lowercase), order, discount, unk_cutoff)
+    Raises:
+        OptionError: when ``output`` is the corpus or one of its files (it would be destroyed).
+        DataError: for a corpus that cannot be read (``file:line``) or an empty one.
+    """
+    from blimpgen._io import atomic_writer, refuse_inputs
+
+    refuse_inputs(output, {"CORPUS": [corpus, *corpus_files(corpus, corpus_format)]})
+    try:
+        model = train_kneser_ney(read_sentences(corpus, corpus_format, lowercase), order, discount, unk_cutoff)
+    except DataError as exc:
+        if exc.file:
+            raise
+        raise DataError(f"{exc.message}: it has no words", str(corpus)) from None
     with atomic_writer(output) as handle:
         model.write(handle)
     return model

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from blimpgen._io import decode, open_regular
 from blimpgen.errors import DataError, OptionError
 from blimpgen.evaluate.scoring.base import Query, Scorer, TokenScores
 
@@ -26,20 +27,20 @@ def word_tokenize(text: str, lowercase: bool = True) -> list[str]:
 
 
 def read_corpus_lines(path: Path | str) -> Iterable[str]:
-    """Yield the non-empty lines of a plain-text corpus file.
+    """Yield the non-empty lines of a plain-text corpus file: UTF-8 (a byte-order mark is dropped),
+    lines ending at LF (a CR before it is dropped).
 
     Raises:
-        DataError: when the file cannot be read.
+        DataError: when the path is not a readable regular file (it never blocks on a FIFO), or
+            ``file:line`` for a line that is not UTF-8 text.
     """
-    path = Path(path)
-    try:
-        handle = path.open(encoding="utf-8")
-    except OSError as exc:
-        raise DataError(f"{path}: cannot read corpus: {exc.strerror or exc}") from None
-    with handle:
-        for line in handle:
+    name = str(path)
+    with open_regular(path, name, DataError) as handle:
+        for number, raw in enumerate(handle, start=1):
+            line = decode(raw, name, DataError, "utf-8-sig" if number == 1 else "utf-8", line=number)
+            line = line.rstrip("\n").removesuffix("\r")
             if line.strip():
-                yield line.rstrip("\n")
+                yield line
 
 
 class UnigramModel:
