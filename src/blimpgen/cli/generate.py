@@ -69,7 +69,8 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
 @lexicon_mode_option
 @click.option("--design", "design", multiple=True, metavar="full|FACTOR=LEVEL,...",
               help="Paradigms with factors: every combination of levels (full), or only those with the levels "
-                   "listed (attractor=none,pp; repeatable), -n pairs each, in turn (docs/factors.md).")
+                   "listed (attractor=none,pp; repeatable; paradigms without that factor keep every cell), -n "
+                   "pairs each, in turn (docs/factors.md).")
 @click.option("-j", "--jobs", type=click.IntRange(1), default=None, show_default="the CPUs this process may use",
               help="Processes writing files at once (several paradigms); 1 writes one after another. "
                    "The output is the same bytes either way.")
@@ -108,10 +109,9 @@ def gen_command(uids: tuple[str, ...], all_paradigms: bool, all_probes: bool, al
         raise click.UsageError("several paradigms need --out-dir")
     report = None if quiet else (lambda line: click.echo(line, err=True))
     if design:
-        from blimpgen.generators.design import balanced, parse_design
+        from blimpgen.generators.design import balanced_all, parse_design
 
-        chosen = parse_design(design)
-        for source in [balanced(source, chosen) for source in sources]:  # -n pairs per cell
+        for source in balanced_all(sources, parse_design(design)):  # -n pairs per cell
             write_outputs([source], n * source.cells, seed, output, out_dir, progress=not quiet, report=report)
         return
     write_outputs(sources, n, seed, output, out_dir, controls, progress=not quiet, report=report,

@@ -89,6 +89,26 @@ def balanced(paradigm: Any, chosen: dict[str, list[str]] | None = None) -> Balan
     return BalancedDesign(paradigm, chosen)
 
 
+def balanced_all(sources: Sequence[Any], chosen: dict[str, list[str]]) -> list[BalancedDesign]:
+    """Each of ``sources`` balanced (``gen --design`` with several paradigms): a chosen factor
+    applies to the paradigms that have it, and the others keep every cell.
+
+    Raises:
+        OptionError: for a factor none of them has, a level the factor lacks, a source without factors.
+    """
+    factors = {factor for source in sources if isinstance(source, Paradigm) and source.design is not None
+               for factor, _ in source.design.factors}
+    if len(sources) > 1:
+        for factor in chosen:
+            if factor not in factors:
+                raise OptionError(f"no paradigm given has a factor {factor!r}{did_you_mean(factor, factors)}")
+    out = []
+    for source in sources:
+        own = dict(source.design.factors) if isinstance(source, Paradigm) and source.design is not None else {}
+        out.append(balanced(source, {f: levels for f, levels in chosen.items() if f in own or len(sources) == 1}))
+    return out
+
+
 def parse_design(values: Sequence[str]) -> dict[str, list[str]]:
     """``--design`` values as factor -> chosen levels: ``full`` (every cell) or ``FACTOR=LEVEL,LEVEL``
     (repeatable, one factor each; a factor given twice keeps the levels of both).
