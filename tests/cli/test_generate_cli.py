@@ -71,11 +71,14 @@ def test_cli_gen_all_designs_with_a_chosen_subset(tmp_path: Path) -> None:
     from blimpgen.grammar import load_shipped_designs
 
     assert sorted(p.stem for p in tmp_path.glob("*.jsonl")) == sorted(load_shipped_designs())
-    rows = [json.loads(line) for line in (tmp_path / "subject_verb_agreement_plausibility.jsonl").read_text().splitlines()]
+    def rows_of(uid: str) -> list[dict]:
+        return [json.loads(line) for line in (tmp_path / f"{uid}.jsonl").read_text().splitlines()]
+
+    rows = rows_of("subject_verb_agreement_plausibility")
     assert [tuple(row["levels"].values()) for row in rows] == [
         (a, m) for a in ("none", "pp") for m in ("plausible", "colorless")] * 2
     assert [row.get("lexicon_mode") for row in rows[:2]] == [None, "colorless"]
-    rows = [json.loads(line) for line in (tmp_path / "filler_gap_depth.jsonl").read_text().splitlines()]  # no attractor: every cell
+    rows = rows_of("filler_gap_depth")  # no attractor factor: every cell
     assert [row["levels"]["depth"] for row in rows] == ["zero", "one", "two"] * 2
 
 

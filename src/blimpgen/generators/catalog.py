@@ -117,7 +117,8 @@ class Catalog:
             self._specs = dict(shipped)
             for uid, loaded in designs.items():
                 if uid in self._specs:
-                    self._problems.append(loaded.error(("uid",), f"duplicate UID {uid!r} (also in {self._specs[uid].file})"))
+                    self._problems.append(loaded.error(("uid",),
+                                                       f"duplicate UID {uid!r} (also in {self._specs[uid].file})"))
                 else:
                     self._specs[uid] = loaded
             self._designs = frozenset(designs)

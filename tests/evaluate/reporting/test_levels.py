@@ -74,7 +74,8 @@ def test_levels_attractor_lowers_accuracy_of_a_trained_ngram(tmp_path: Path) -> 
                        "-o", str(train_pairs), "--quiet")
     assert code == 0, output
     corpus = tmp_path / "train.txt"
-    corpus.write_text("".join(json.loads(line)["sentence_good"] + "\n" for line in train_pairs.read_text().splitlines()))
+    good = [json.loads(line)["sentence_good"] for line in train_pairs.read_text().splitlines()]
+    corpus.write_text("".join(sentence + "\n" for sentence in good))
     code, output = run("ngram", "train", str(corpus), "-o", str(tmp_path / "lm.arpa"), "--order", "3",
                        "--unk-cutoff", "1")
     assert code == 0, output
