@@ -179,3 +179,15 @@ def test_design_plausibility_cells_choose_their_lexicon() -> None:
             twin = plain.bodies[0]  # attractor=none,distance=adjacent: the same slots, the default lexicon
             relaxed += bool(slot_violations(twin.slots, bindings))
     assert relaxed >= 20  # of 30: most colorless pairs break a selectional restriction
+
+
+def test_design_several_paradigms_share_the_chosen_factors() -> None:
+    from blimpgen.generators.design import balanced_all
+
+    sources = [shipped("filler_gap_depth"), shipped("subject_verb_agreement_attractor_distance")]
+    depth, agreement = balanced_all(sources, {"attractor": ["pp"]})
+    assert (depth.cells, agreement.cells) == (3, 2)  # no attractor factor: every cell
+    with pytest.raises(OptionError, match="no paradigm given has a factor 'atractor'; did you mean 'attractor'"):
+        balanced_all(sources, {"atractor": ["pp"]})
+    with pytest.raises(OptionError, match="has no factor 'atractor'; did you mean 'attractor'"):
+        balanced_all(sources[1:], {"atractor": ["pp"]})

@@ -96,17 +96,16 @@ def balanced_all(sources: Sequence[Any], chosen: dict[str, list[str]]) -> list[B
     Raises:
         OptionError: for a factor none of them has, a level the factor lacks, a source without factors.
     """
-    factors = {factor for source in sources if isinstance(source, Paradigm) and source.design is not None
-               for factor, _ in source.design.factors}
-    if len(sources) > 1:
-        for factor in chosen:
-            if factor not in factors:
-                raise OptionError(f"no paradigm given has a factor {factor!r}{did_you_mean(factor, factors)}")
-    out = []
-    for source in sources:
-        own = dict(source.design.factors) if isinstance(source, Paradigm) and source.design is not None else {}
-        out.append(balanced(source, {f: levels for f, levels in chosen.items() if f in own or len(sources) == 1}))
-    return out
+    if len(sources) == 1:  # an unknown factor: an error with this paradigm's own did-you-mean
+        return [balanced(sources[0], chosen)]
+    owned = [{factor for factor, _ in source.design.factors} if isinstance(source, Paradigm) and source.design
+             else set() for source in sources]
+    every = set().union(*owned)
+    for factor in chosen:
+        if factor not in every:
+            raise OptionError(f"no paradigm given has a factor {factor!r}{did_you_mean(factor, every)}")
+    return [balanced(source, {factor: levels for factor, levels in chosen.items() if factor in own})
+            for source, own in zip(sources, owned)]
 
 
 def parse_design(values: Sequence[str]) -> dict[str, list[str]]:

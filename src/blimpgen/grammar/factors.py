@@ -106,7 +106,7 @@ def _check(raw: dict[str, Any], table: LineTable) -> list[SpecError]:
     top_slots = raw.get("slots")
     shared: dict[str, Any] = top_slots if isinstance(top_slots, dict) else {}
     added: dict[str, tuple[str]] = {}
-    lexicon_factor: dict[str, str] = {}
+    chooser = None  # the one factor whose levels may choose the lexicon
     for factor, levels in factors.items():
         where: KeyPath = ("factors", factor)
         if not isinstance(factor, str) or not NAME.match(factor) or factor in shared:
@@ -130,7 +130,7 @@ def _check(raw: dict[str, Any], table: LineTable) -> list[SpecError]:
                     errors.append(table.error(at + ("lexicon",), f"lexicon: one of {', '.join(LEVEL_LEXICONS)}, "
                                               f"not {body['lexicon']!r} (nonce words depend on the seed: use "
                                               "gen --lexicon-mode nonce)"))
-                chooser = lexicon_factor.setdefault("factor", factor)
+                chooser = chooser or factor
                 if chooser != factor:
                     errors.append(table.error(at + ("lexicon",), f"factor {chooser!r} already chooses the "
                                               "lexicon; one factor may (a cell is built over one lexicon)"))
