@@ -92,7 +92,7 @@ def test_levels_attractor_lowers_accuracy_of_a_trained_ngram(tmp_path: Path) -> 
 
     (result,) = level_results(data, [tmp_path / "res"])
     assert {cell.n for cell in result.cells.values()} == {60} and len(result.cells) == 3  # the chosen cells
-    assert result.levels[("attractor", "none")].accuracy > 0.7
+    assert result.levels[("attractor", "none")].accuracy > 0.6
     for attractor in ("pp", "rc"):
         difference, low, high = result.effect("attractor", attractor)
         assert high < 0, (attractor, difference, low, high, output)
