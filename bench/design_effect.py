@@ -1,8 +1,9 @@
 """The attractor effect on a small causal transformer trained briefly on generated sentences.
 
 Trains a word-level GPT-2 (by default 4 layers, 128 wide) from scratch on CPU for 350 batches of
-64 sentences (about 4 minutes on a quiet 2-core machine) on good sentences that blimpgen generates, then scores a factorial design with it and with a
-trigram model trained on the same sentences, and prints ``report --levels``'s table for both:
+64 sentences (about 4 minutes on a quiet 2-core machine) on good sentences that blimpgen
+generates, then scores a factorial design with it and with a trigram model trained on the same
+sentences, and prints ``report --levels``'s table for both:
 accuracy per level and per cell with 95% intervals, and each factor's effect. One PNG per factor
 is written (levels x models, with the intervals). Nothing is downloaded; nothing is asserted.
 
