@@ -54,6 +54,34 @@ def test_cli_gen_all_writes_one_file_per_paradigm(tmp_path: Path) -> None:
     assert sorted(p.stem for p in tmp_path.glob("*.jsonl")) == sorted(load_shipped_specs())
 
 
+def test_cli_list_shows_designs_in_their_own_section() -> None:
+    result = CliRunner().invoke(cli, ["list"])
+    assert result.exit_code == 0, result.output
+    paradigms, designs = result.output.split("factorial designs (gen -p UID --design full; not in --all")
+    assert "filler_gap_depth" not in paradigms and "wh_island" not in designs
+    line = next(line for line in designs.splitlines() if line.startswith("subject_verb_agreement_attractor_distance"))
+    assert "subject_verb_agreement" in line and "attractor(3) x distance(2)" in line
+    assert len([line for line in designs.splitlines()[1:] if line.strip()]) == 5
+
+
+def test_cli_gen_all_designs_with_a_chosen_subset(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["gen", "--all-designs", "--design", "attractor=none,pp", "-n", "2",
+                                      "--out-dir", str(tmp_path), "--quiet"])
+    assert result.exit_code == 0, result.output
+    from blimpgen.grammar import load_shipped_designs
+
+    assert sorted(p.stem for p in tmp_path.glob("*.jsonl")) == sorted(load_shipped_designs())
+    def rows_of(uid: str) -> list[dict]:
+        return [json.loads(line) for line in (tmp_path / f"{uid}.jsonl").read_text().splitlines()]
+
+    rows = rows_of("subject_verb_agreement_plausibility")
+    assert [tuple(row["levels"].values()) for row in rows] == [
+        (a, m) for a in ("none", "pp") for m in ("plausible", "colorless")] * 2
+    assert [row.get("lexicon_mode") for row in rows[:2]] == [None, "colorless"]
+    rows = rows_of("filler_gap_depth")  # no attractor factor: every cell
+    assert [row["levels"]["depth"] for row in rows] == ["zero", "one", "two"] * 2
+
+
 def test_cli_show_previews_good_and_starred_bad() -> None:
     result = CliRunner().invoke(cli, ["show", UID, "-n", "3"])
     assert result.exit_code == 0
@@ -64,7 +92,10 @@ def test_cli_show_previews_good_and_starred_bad() -> None:
 @pytest.mark.parametrize("args,message", [
     (["gen", "-p", "determiner_noun_agreemnt_1", "-n", "2"],
      "unknown paradigm or probe suite 'determiner_noun_agreemnt_1'; did you mean 'determiner_noun_agreement_1'"),
-    (["gen", "-n", "2"], "give --paradigm UID (one or more), --all or --all-probes"),
+    (["gen", "-n", "2"], "give --paradigm UID (one or more), --all, --all-probes or --all-designs"),
+    (["gen", "-p", "filler_gap_depth", "--design", "depth=three", "-n", "2"],
+     "filler_gap_depth: factor 'depth' has no level 'three'; expected one of: one, two, zero"),
+    (["gen", "-p", UID, "--design", "full", "-n", "2"], f"{UID} has no factors, so --design does not apply to it"),
     (["gen", "-p", UID, "-n", "-3"], "Invalid value for '-n'"),
 ])
 def test_cli_errors_are_one_line(args: list[str], message: str) -> None:

@@ -32,7 +32,8 @@ def test_list_shows_every_probe_suite_after_the_paradigms() -> None:
     assert result.exit_code == 0
     lines = result.output.splitlines()
     start = lines.index("probe suites (items, not pairs):")
-    listed = {line.split()[0] for line in lines[start + 1:]}
+    end = lines.index("", start)  # then the factorial designs
+    listed = {line.split()[0] for line in lines[start + 1:end]}
     assert listed == set(load_shipped_specs(ProbeSpec))
     assert any(line.startswith("determiner_noun_agreement_1") for line in lines[:start])
 

@@ -195,6 +195,7 @@ _pairs = st.builds(
     two_prefix_prefix_good=_optional_text, two_prefix_prefix_bad=_optional_text, two_prefix_word=_optional_text,
     pair_id=_optional_text, seed=st.none() | st.integers(-(2**63), 2**63 - 1), lexicon_hash=_optional_text,
     spec_hash=_optional_text, blimpgen_version=_optional_text, slots=st.dictionaries(_text, _text, max_size=4),
+    levels=st.none() | st.dictionaries(_text, _text, min_size=1, max_size=3),
 )
 
 
@@ -206,7 +207,7 @@ def test_hf_row_round_trip_property(pair: MinimalPair) -> None:
     assert hf.pair_from_row(hf.make_features().encode_example(row)) == pair
 
 
-@pytest.mark.parametrize("uid", ["npi_present_1", "determiner_noun_agreement_1"])
+@pytest.mark.parametrize("uid", ["npi_present_1", "determiner_noun_agreement_1", "npi_licensor_distance"])
 def test_hf_round_trip_from_the_generator(uid: str, tmp_path: Path) -> None:
     """Requirement 4 end to end: ``blimpgen gen`` -> export -> ``load_dataset`` -> the same pairs."""
     from click.testing import CliRunner
@@ -223,3 +224,4 @@ def test_hf_round_trip_from_the_generator(uid: str, tmp_path: Path) -> None:
     assert train.features == hf.make_features()
     assert [hf.pair_from_row(row) for row in train] == source
     assert all(p.pair_id and p.seed == 0 and p.lexicon_hash and p.spec_hash and p.slots for p in source)
+    assert all((p.levels is not None) == (uid == "npi_licensor_distance") for p in source)  # a design's levels

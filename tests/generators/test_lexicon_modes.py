@@ -49,9 +49,17 @@ def pairs_in_mode(uid: str, mode: str, seed: int = 0, n: int = N) -> tuple[objec
     return source, list(generate_with_bindings(source, n, seed))
 
 
+def designs() -> list[str]:
+    return catalog().design_names()
+
+
+def designs_supporting(mode: str) -> list[str]:
+    return [uid for uid in designs() if refusal(catalog().get(uid), mode) is None]
+
+
 def test_modes_table_decides_every_shipped_paradigm() -> None:
     table = mode_table()
-    assert table.decided == set(shipped()), "add the new paradigm to grammar/lexicon_modes.yaml"
+    assert table.decided == set(shipped()) | set(designs()), "add the new paradigm to grammar/lexicon_modes.yaml"
     for mode, refusals in table.refusals.items():
         assert set(refusals) <= table.decided, mode
     assert len(supporting("colorless")) == 65 and len(supporting("nonce")) == 23
@@ -80,7 +88,7 @@ def test_modes_default_is_the_plain_build(uid: str) -> None:
     assert skipped == [] and all("lexicon_mode" not in pair for pair in got)
 
 
-@pytest.mark.parametrize("uid", supporting("colorless"))
+@pytest.mark.parametrize("uid", supporting("colorless") + designs_supporting("colorless"))
 def test_modes_colorless_keeps_grammar(uid: str) -> None:
     source, pairs = pairs_in_mode(uid, "colorless")
     for pair, bindings in pairs:
@@ -111,7 +119,7 @@ def nonce_forms(seed: int) -> tuple[dict[str, tuple[str, str]], frozenset[str], 
     return pseudo, real, closed
 
 
-@pytest.mark.parametrize("uid", supporting("nonce"))
+@pytest.mark.parametrize("uid", supporting("nonce") + designs_supporting("nonce"))
 def test_modes_nonce_contrast_rests_on_function_words_or_inflection(uid: str) -> None:
     seed = 7
     source, pairs = pairs_in_mode(uid, "nonce", seed)
@@ -140,6 +148,17 @@ def test_modes_refusal_is_one_clear_line(mode: str, uid: str) -> None:
     assert "\n" not in message
     sources, skipped = build_in_mode(catalog(), [uid, "npi_present_1"], mode, 0, skip_refused=True)
     assert [s.uid for s in sources] == ["npi_present_1"] and skipped[0][0] == uid
+
+
+@pytest.mark.parametrize("mode", ["colorless", "nonce"])
+def test_modes_design_choosing_its_lexicon_refuses_every_mode(mode: str) -> None:
+    uid = "subject_verb_agreement_plausibility"
+    with pytest.raises(OptionError) as caught:
+        build_in_mode(catalog(), [uid], mode, 0)
+    assert str(caught.value) == (f"{uid} refuses --lexicon-mode {mode}: its factor 'meaning' chooses each cell's "
+                                 "lexicon (default or colorless), so the whole paradigm takes no other mode")
+    assert sorted(set(designs()) - set(designs_supporting("nonce"))) == ["filler_gap_depth", "npi_licensor_distance",
+                                                                         uid]
 
 
 def test_modes_probe_suites_refuse_modes() -> None:

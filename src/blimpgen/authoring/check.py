@@ -55,10 +55,13 @@ class CheckReport:
         return [p.format() for p in self.problems]
 
     def summary(self) -> str:
-        """``N paradigms OK``, or one count per spec type, smallest first (``7 probe suites and 67 paradigms OK``)."""
-        counts = Counter(loaded.spec.noun for loaded in self.checked) or Counter({ParadigmSpec.noun: 0})
+        """``N paradigms OK``, or one count per spec type, smallest first (``5 factorial designs, 7 probe
+        suites and 67 paradigms OK``; a paradigm with factors counts as a design)."""
+        counts = (Counter("factorial design" if loaded.design is not None else loaded.spec.noun
+                          for loaded in self.checked) or Counter({ParadigmSpec.noun: 0}))
         ordered = sorted(counts.items(), key=lambda item: (item[1], item[0]))
-        return " and ".join(f"{count} {noun}s" for noun, count in ordered) + " OK"
+        parts = [f"{count} {noun}s" for noun, count in ordered]
+        return (", ".join(parts[:-1]) + " and " if len(parts) > 1 else "") + parts[-1] + " OK"
 
 
 def spec_files(paths: tuple[str | Path, ...]) -> list[tuple[str, Path]]:

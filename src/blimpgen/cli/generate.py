@@ -55,6 +55,8 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
 @click.option("--paradigm", "-p", "uids", multiple=True, help="Paradigm UID or probe suite name (repeatable).")
 @click.option("--all", "all_paradigms", is_flag=True, help="Every minimal-pair paradigm.")
 @click.option("--all-probes", is_flag=True, help="Every probe suite.")
+@click.option("--all-designs", is_flag=True,
+              help="Every shipped factorial design (paradigms with factors; not part of --all: docs/factors.md).")
 @click.option("-n", "--num", "n", type=click.IntRange(0, 10_000_000), default=1000, show_default=True,
               help="Pairs (or probe items) per paradigm.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
@@ -69,18 +71,20 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
               help="Probe suites: also write this control (repeatable; 'all' for every control the suite offers; "
                    "--option shuffles=N makes N versions of each shuffling control).")
 @lexicon_mode_option
-@click.option("--design", type=click.Choice(["full"]),
-              help="Paradigms with factors: every combination of levels, -n pairs each, in turn (docs/factors.md).")
+@click.option("--design", "design", multiple=True, metavar="full|FACTOR=LEVEL,...",
+              help="Paradigms with factors: every combination of levels (full), or only those with the levels "
+                   "listed (attractor=none,pp; repeatable; paradigms without that factor keep every cell), -n "
+                   "pairs each, in turn (docs/factors.md).")
 @click.option("-j", "--jobs", type=click.IntRange(1), default=None, show_default="the CPUs this process may use",
               help="Processes writing files at once (several paradigms); 1 writes one after another. "
                    "The output is the same bytes either way.")
 @paradigm_path_option
 @lexicon_overlay_option
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def gen_command(uids: tuple[str, ...], all_paradigms: bool, all_probes: bool, n: int, seed: int, output: str | None,
-                out_dir: str | None, probe_options: tuple[str, ...], controls: tuple[str, ...], lexicon_mode: str,
-                design: str | None, jobs: int | None, paradigm_paths: tuple[str, ...], overlays: tuple[str, ...],
-                quiet: bool) -> None:
+def gen_command(uids: tuple[str, ...], all_paradigms: bool, all_probes: bool, all_designs: bool, n: int, seed: int,
+                output: str | None, out_dir: str | None, probe_options: tuple[str, ...], controls: tuple[str, ...],
+                lexicon_mode: str, design: tuple[str, ...], jobs: int | None, paradigm_paths: tuple[str, ...],
+                overlays: tuple[str, ...], quiet: bool) -> None:
     """Generate minimal pairs as BLiMP-schema JSONL, or probe items."""
     from blimpgen.generators.catalog import Catalog
     from blimpgen.generators.generate import write_outputs
@@ -88,17 +92,19 @@ def gen_command(uids: tuple[str, ...], all_paradigms: bool, all_probes: bool, n:
     from blimpgen.generators.pool import default_jobs
     from blimpgen.grammar import ParadigmSpec, ProbeSpec
 
-    if not (all_paradigms or all_probes or uids) or (uids and (all_paradigms or all_probes)):
-        raise click.UsageError("give --paradigm UID (one or more), --all or --all-probes")
+    every = all_paradigms or all_probes or all_designs
+    if not (every or uids) or (uids and every):
+        raise click.UsageError("give --paradigm UID (one or more), --all, --all-probes or --all-designs")
     if output and out_dir:
         raise click.UsageError("give either -o/--output or --out-dir, not both")
     catalog = Catalog.from_environment(paradigm_paths, overlays)
     names = [catalog.get(uid).uid for uid in uids]
     names += catalog.names(ParadigmSpec) if all_paradigms else []
     names += catalog.names(ProbeSpec) if all_probes else []
+    names += catalog.design_names() if all_designs else []
     if (probe_options or controls) and not catalog.takes_options(names):
         raise click.UsageError("--option and --control apply to probe suites only")
-    sources, skipped = build_in_mode(catalog, names, lexicon_mode, seed, skip_refused=all_paradigms or all_probes,
+    sources, skipped = build_in_mode(catalog, names, lexicon_mode, seed, skip_refused=every,
                                      options=_parse_options(probe_options))
     if skipped and not quiet:
         click.echo(f"skipped {len(skipped)} that refuse --lexicon-mode {lexicon_mode} (docs/paradigms.md says why): "
@@ -107,9 +113,9 @@ def gen_command(uids: tuple[str, ...], all_paradigms: bool, all_probes: bool, n:
         raise click.UsageError("several paradigms need --out-dir")
     report = None if quiet else (lambda line: click.echo(line, err=True))
     if design:
-        from blimpgen.generators.design import balanced
+        from blimpgen.generators.design import balanced_all, parse_design
 
-        for source in map(balanced, sources):  # -n pairs per cell
+        for source in balanced_all(sources, parse_design(design)):  # -n pairs per cell
             write_outputs([source], n * source.cells, seed, output, out_dir, progress=not quiet, report=report,
                           inputs=catalog.inputs())
         return

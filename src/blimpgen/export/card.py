@@ -62,6 +62,7 @@ FIELD_DOCS = (
     ("two_prefix_prefix_good", "string, null", "prefix of the good sentence (two-prefix method only)"),
     ("two_prefix_prefix_bad", "string, null", "prefix of the bad sentence"),
     ("two_prefix_word", "string, null", "the shared word scored after each prefix"),
+    ("levels", "string, null", "JSON object: factor -> level, for a paradigm with factors (`docs/factors.md`)"),
     ("pair_id", "string, null", "blimpgen's stable id, `{UID}-{index:05d}`"),
     ("seed", "int64, null", "random seed the pair was generated with"),
     ("lexicon_hash", "string, null", "hash of the lexicon used"),

@@ -17,6 +17,8 @@ querying ``data/*/*.parquet`` at once, or comparing schemas across configs would
 and a slot missing from some pairs would come back as a null-padded key, so the record
 would not round-trip exactly. A JSON object keeps one schema everywhere, preserves slot
 order, and is byte-for-byte the value in the JSONL file (``json.loads(row["slots"])``).
+``levels`` (factor -> level, for the pairs of a paradigm with factors: ``docs/factors.md``) is a
+JSON string for the same reason, and null for every other pair.
 
 ``datasets`` and ``pyarrow`` are the ``export`` extra; they are imported only when used.
 """
@@ -40,7 +42,8 @@ from blimpgen.export._deps import require
 from blimpgen.records.jsonl import read_pairs
 from blimpgen.records.pair import BLIMP_FIELDS, ONE_PREFIX_FIELDS, PROVENANCE_FIELDS, TWO_PREFIX_FIELDS, MinimalPair
 
-COLUMNS = BLIMP_FIELDS + ONE_PREFIX_FIELDS + TWO_PREFIX_FIELDS + PROVENANCE_FIELDS
+COLUMNS = BLIMP_FIELDS + ONE_PREFIX_FIELDS + TWO_PREFIX_FIELDS + ("levels",) + PROVENANCE_FIELDS
+JSON_COLUMNS = ("slots", "levels")  # mappings whose keys differ between paradigms (see the module docstring)
 BOOL_COLUMNS = ("simple_LM_method", "one_prefix_method", "two_prefix_method", "lexically_identical")
 INT_COLUMNS = ("seed", "spec_version")
 LIST_COLUMNS = ("kinds",)
@@ -80,6 +83,7 @@ def row_from_pair(pair: MinimalPair) -> dict[str, Any]:
     if row["seed"] is not None and (isinstance(row["seed"], bool) or not isinstance(row["seed"], int)):
         raise DataError(f"{pair.pair_id or pair.UID}: seed must be an integer, got {row['seed']!r}")
     row["slots"] = json.dumps(pair.slots, ensure_ascii=False, separators=(",", ":"))
+    row["levels"] = None if pair.levels is None else json.dumps(pair.levels, ensure_ascii=False, separators=(",", ":"))
     row["kinds"] = list(pair.kinds)
     return row
 
@@ -91,19 +95,29 @@ def pair_from_row(row: dict[str, Any]) -> MinimalPair:
         DataError: when ``slots`` is not a JSON object.
     """
     kwargs = {name: row[name] for name in COLUMNS
-              if name != "slots" and row.get(name) is not None}
+              if name not in JSON_COLUMNS and row.get(name) is not None}
     if "kinds" in kwargs:
         kwargs["kinds"] = tuple(kwargs["kinds"])
-    slots = row.get("slots")
-    if isinstance(slots, str):
+    slots, levels = (_json_object(row, name) for name in JSON_COLUMNS)
+    return MinimalPair(**kwargs, slots=slots or {}, levels=levels)
+
+
+def _json_object(row: dict[str, Any], name: str) -> dict[str, Any] | None:
+    """A JSON-object column of a row (a JSON string, or already a mapping), None when null.
+
+    Raises:
+        DataError: when it is not a JSON object.
+    """
+    value = row.get(name)
+    if isinstance(value, str):
         try:
-            slots = json.loads(slots)
+            value = json.loads(value)
         except json.JSONDecodeError as exc:
-            raise DataError(f"{row.get('pair_id') or row.get('UID')}: slots is not valid JSON: "
+            raise DataError(f"{row.get('pair_id') or row.get('UID')}: {name} is not valid JSON: "
                             f"{exc.msg}") from None
-    if slots is not None and not isinstance(slots, dict):
-        raise DataError(f"{row.get('pair_id') or row.get('UID')}: slots must be a JSON object")
-    return MinimalPair(**kwargs, slots=slots or {})
+    if value is not None and not isinstance(value, dict):
+        raise DataError(f"{row.get('pair_id') or row.get('UID')}: {name} must be a JSON object")
+    return value
 
 
 def collect_configs(data: Path | str) -> dict[str, list[MinimalPair]]:

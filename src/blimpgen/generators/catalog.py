@@ -11,7 +11,10 @@ Every CLI command and every library entry point (:func:`~blimpgen.generators.gen
 
 Where specs come from, in this order (a UID defined twice is an error naming both files):
 
-1. the shipped specs (``grammar/paradigms/**``, ``grammar/probes/*``), parsed once per process;
+1. the shipped specs (``grammar/paradigms/**``, ``grammar/probes/*``) and the shipped factorial
+   designs (``grammar/designs/*``: paradigms with factors, kept apart: ``names`` leaves them
+   out, so ``gen --all`` stays BLiMP's paradigms; ``design_names`` lists them, and ``get`` and
+   ``build`` find them by UID), parsed once per process;
 2. ``--paradigm-path`` folders (``paradigm_paths``), in the order given;
 3. ``$BLIMPGEN_PARADIGM_PATH`` (``os.pathsep``-separated), in order;
 4. folders of installed packages (the ``blimpgen.paradigms`` entry-point group).
@@ -36,10 +39,11 @@ from blimpgen.generators.source import Source
 from blimpgen.grammar.discovery import (
     entry_point_paradigm_paths,
     environment_paradigm_paths,
+    shipped_design_files,
     shipped_spec_files,
     spec_files,
 )
-from blimpgen.grammar.loader import LoadedSpec, load_documents, shipped_documents
+from blimpgen.grammar.loader import LoadedSpec, load_documents, shipped_designs, shipped_documents
 from blimpgen.grammar.probe_spec import ProbeSpec
 from blimpgen.grammar.spec import ParadigmSpec, SpecBase
 from blimpgen.records import Record
@@ -90,6 +94,7 @@ class Catalog:
         self.overlays = tuple(str(p) for p in overlays)
         self._lexicon = lexicon
         self._specs: dict[str, LoadedSpec] | None = None
+        self._designs: frozenset[str] = frozenset()
         self._problems: list[SpecError] = []
 
     @classmethod
@@ -108,8 +113,16 @@ class Catalog:
     def _load(self) -> dict[str, LoadedSpec]:
         if self._specs is None:
             shipped, problems = shipped_documents()
-            self._problems = list(problems)
+            designs, design_problems = shipped_designs()
+            self._problems = list(problems) + list(design_problems)
             self._specs = dict(shipped)
+            for uid, loaded in designs.items():
+                if uid in self._specs:
+                    self._problems.append(loaded.error(("uid",),
+                                                       f"duplicate UID {uid!r} (also in {self._specs[uid].file})"))
+                else:
+                    self._specs[uid] = loaded
+            self._designs = frozenset(designs)
             for path in map(Path, self.paths):
                 if path.is_dir():
                     files = spec_files(path)
@@ -141,13 +154,28 @@ class Catalog:
     # ------------------------------------------------------------------ queries
 
     def names(self, spec_type: type[SpecBase] | None = None) -> list[str]:
-        """UIDs of every spec (of ``spec_type`` only, when given), sorted.
+        """UIDs of every spec (of ``spec_type`` only, when given), sorted; the shipped factorial
+        designs are left out (:meth:`design_names`).
 
         Raises:
             SpecErrors: every problem of every spec file, when there is any.
         """
         return sorted(uid for uid, loaded in self._specs_or_raise().items()
-                      if spec_type is None or isinstance(loaded.spec, spec_type))
+                      if uid not in self._designs and (spec_type is None or isinstance(loaded.spec, spec_type)))
+
+    def design_names(self) -> list[str]:
+        """UIDs of the shipped factorial designs (``grammar/designs/``), sorted.
+
+        Raises:
+            SpecErrors: every problem of every spec file, when there is any.
+        """
+        self._specs_or_raise()
+        return sorted(self._designs)
+
+    def designs(self) -> list[LoadedSpec]:
+        """The shipped factorial designs, sorted by UID."""
+        specs = self._specs_or_raise()
+        return [specs[uid] for uid in self.design_names()]
 
     def specs(self, spec_type: type[SpecBase] | None = None) -> list[LoadedSpec]:
         """Every loaded spec (of ``spec_type`` only, when given), sorted by UID."""
@@ -172,7 +200,8 @@ class Catalog:
         if uid not in specs:
             if noun is None:
                 noun = spec_type.noun if spec_type is not None else " or ".join(t.noun for t in SOURCE_BUILDERS)
-            raise UnknownNameError(noun, uid, self.names(spec_type))
+            designs = [name for name in self._designs if spec_type is None or isinstance(specs[name].spec, spec_type)]
+            raise UnknownNameError(noun, uid, sorted(self.names(spec_type) + designs))
         loaded = specs[uid]
         if spec_type is not None and not isinstance(loaded.spec, spec_type):
             raise OptionError(f"{uid} is a {loaded.spec.noun}, not a {spec_type.noun}{purpose}")
@@ -211,7 +240,8 @@ class Catalog:
             target spec with its source or its build problems.
         """
         specs = self._load()
-        targets = set(files) if files is not None else {display for display, _ in shipped_spec_files()}
+        targets = set(files) if files is not None else {display for display, _ in
+                                                        shipped_spec_files() + shipped_design_files()}
         lexicon = self.lexicon  # overlay problems are raised, not blamed on a spec
         checked = []
         for loaded in specs.values():

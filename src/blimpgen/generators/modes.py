@@ -56,6 +56,9 @@ def refusal(loaded: LoadedSpec, mode: str) -> str | None:
         return None
     if not isinstance(loaded.spec, ParadigmSpec):
         return f"{loaded.spec.noun}s have no lexicon modes; they apply to minimal-pair paradigms"
+    if loaded.design is not None and loaded.design.lexicon_factor is not None:
+        return (f"its factor {loaded.design.lexicon_factor!r} chooses each cell's lexicon (default or colorless), "
+                "so the whole paradigm takes no other mode")
     return mode_table().refusal(loaded.spec.uid, mode)
 
 

@@ -39,6 +39,7 @@ from blimpgen.grammar.templates import RenderDeadEnd, make_environment
 from blimpgen.records import MinimalPair
 from blimpgen.vocab.lexeme import Word
 from blimpgen.vocab.lexicon import Lexicon
+from blimpgen.vocab.modes import colorless_lexicon
 
 TOKEN_RE = re.compile(r"[A-Za-z0-9']+")
 
@@ -63,6 +64,7 @@ class Body:
     def __init__(self, variant: Variant, slots: list[tuple[str, SlotKind]], lexicon: Lexicon) -> None:
         self.variant = variant
         self.slots = slots
+        self.lexicon = lexicon  # a design's cell may have its own view (a level's lexicon: colorless)
         self.sources = variant.templates()
         self.fields = list(self.sources)
         self.environment = make_environment(lexicon)
@@ -181,7 +183,10 @@ class Paradigm:
                    provenance: dict[str, Any]) -> list[MinimalPair]:
         """The pair numbered ``index``: BLiMP's fields, its cell's ``levels`` (a paradigm with
         factors), ``pair_id`` and provenance."""
-        levels = None if self.design is None else dict(self.design.cells[self.body(bindings).variant.name])
+        body = self.body(bindings)
+        levels = None if self.design is None else dict(self.design.cells[body.variant.name])
+        if body.lexicon is not self.lexicon:  # the cell's own lexicon mode, in its provenance
+            provenance = {**provenance, "lexicon_mode": None if body.lexicon.mode == "default" else body.lexicon.mode}
         return [MinimalPair(pairID=str(index), pair_id=f"{self.uid}-{index:05d}", **fields, **self.header,
                             levels=levels, **provenance)]
 
@@ -224,16 +229,28 @@ def build_paradigm(loaded: LoadedSpec, lexicon: Lexicon) -> Paradigm:
     errors: list[SpecError] = []
     bodies = []
     reported: set[tuple[int, str, str]] = set()
+    lexicons = cell_lexicons(loaded, lexicon)
     for variant in loaded.spec_as(ParadigmSpec).variants():
-        slots, variant_errors = build_slots(loaded, variant, lexicon)
+        own = lexicons.get(variant.name, lexicon)
+        slots, variant_errors = build_slots(loaded, variant, own)
         for error in variant_errors:  # a shared slot's error would repeat once per branch
             if (error.line, error.key, error.message) not in reported:
                 reported.add((error.line, error.key, error.message))
                 errors.append(error)
-        bodies.append(Body(variant, slots, lexicon))
+        bodies.append(Body(variant, slots, own))
     if errors:
         raise SpecErrors(errors)
     return Paradigm(loaded, lexicon, bodies)
+
+
+def cell_lexicons(loaded: LoadedSpec, lexicon: Lexicon) -> dict[str, Lexicon]:
+    """Branch name -> the lexicon its cell is built over, for a design whose levels choose one
+    (``lexicon: colorless``; see :mod:`blimpgen.grammar.factors`); empty otherwise."""
+    design = loaded.design
+    if design is None or not design.lexicons:
+        return {}
+    colorless = colorless_lexicon(lexicon)
+    return {name: colorless if mode == "colorless" else lexicon for name, mode in design.lexicons.items()}
 
 
 def _tokens(text: str) -> list[str]:

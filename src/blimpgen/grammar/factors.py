@@ -24,6 +24,10 @@ templates with ``{{ factor }}`` replaced by the cell's level text. Errors in a c
 line where the slot or template was written. The :class:`Design` it returns says which levels
 each cell has; pairs record them (``levels``) and ``gen --design full`` makes every cell equally
 often.
+
+A level may also choose the lexicon its cell is built over (``lexicon: colorless``; one factor
+per paradigm may): the same paradigm with plausible and with colorless fillers, so that a report
+shows how much a model's accuracy depends on meaning (the plausibility factor).
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from blimpgen._yaml import KeyPath, LineTable
@@ -39,7 +43,10 @@ from blimpgen.errors import SpecError
 
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 TEMPLATE_BLOCKS = ("good", "bad", "one_prefix", "two_prefix")
-LEVEL_KEYS = ("slots", "text")
+LEVEL_KEYS = ("slots", "text", "lexicon")
+# What a level's ``lexicon:`` may choose. Nonce words depend on the generation seed, which a spec
+# does not know; ``gen --lexicon-mode nonce`` applies to a whole paradigm instead.
+LEVEL_LEXICONS = ("default", "colorless")
 
 
 @dataclass(frozen=True)
@@ -50,10 +57,22 @@ class Design:
         factors: (factor, its levels in order), in declaration order.
         cells: branch name -> {factor: level}, every combination, in the order levels vary
             (the last factor fastest).
+        lexicons: branch name -> the lexicon mode its cell is built over (``default`` or
+            ``colorless``), for every cell when a factor's levels choose one (``lexicon:``;
+            empty otherwise: every cell is built over the paradigm's own lexicon).
+        lexicon_factor: the factor whose levels choose the lexicon mode, if any.
     """
 
     factors: tuple[tuple[str, tuple[str, ...]], ...]
     cells: dict[str, dict[str, str]]
+    lexicons: dict[str, str] = field(default_factory=dict)
+    lexicon_factor: str | None = None
+
+    def matching(self, chosen: dict[str, list[str]]) -> list[str]:
+        """The cells (branch names, in design order) whose level of each factor in ``chosen`` is
+        one of the levels listed for it; factors not named may have any level."""
+        return [name for name, levels in self.cells.items()
+                if all(levels[factor] in wanted for factor, wanted in chosen.items())]
 
 
 def cell_name(levels: dict[str, str]) -> str:
@@ -87,6 +106,7 @@ def _check(raw: dict[str, Any], table: LineTable) -> list[SpecError]:
     top_slots = raw.get("slots")
     shared: dict[str, Any] = top_slots if isinstance(top_slots, dict) else {}
     added: dict[str, tuple[str]] = {}
+    chooser = None  # the one factor whose levels may choose the lexicon
     for factor, levels in factors.items():
         where: KeyPath = ("factors", factor)
         if not isinstance(factor, str) or not NAME.match(factor) or factor in shared:
@@ -103,8 +123,17 @@ def _check(raw: dict[str, Any], table: LineTable) -> list[SpecError]:
             if not isinstance(body, dict) or set(body) - set(LEVEL_KEYS):
                 unknown = sorted(set(body) - set(LEVEL_KEYS)) if isinstance(body, dict) else []
                 not_keys = f", not {unknown}" if unknown else ""
-                errors.append(table.error(at, f"a level has slots and text only{not_keys}"))
+                errors.append(table.error(at, f"a level has slots, text and lexicon only{not_keys}"))
                 continue
+            if "lexicon" in body:
+                if body["lexicon"] not in LEVEL_LEXICONS:
+                    errors.append(table.error(at + ("lexicon",), f"lexicon: one of {', '.join(LEVEL_LEXICONS)}, "
+                                              f"not {body['lexicon']!r} (nonce words depend on the seed: use "
+                                              "gen --lexicon-mode nonce)"))
+                chooser = chooser or factor
+                if chooser != factor:
+                    errors.append(table.error(at + ("lexicon",), f"factor {chooser!r} already chooses the "
+                                              "lexicon; one factor may (a cell is built over one lexicon)"))
             if not isinstance(body.get("text", ""), str):
                 errors.append(table.error(at + ("text",), "text is a template string ('' for nothing)"))
             slots = body.get("slots", {})
@@ -131,9 +160,12 @@ def expand_factors(raw: dict[str, Any], table: LineTable) -> tuple[Design | None
     if errors:
         return None, errors
     factors = [(factor, list(levels.items())) for factor, levels in raw.pop("factors").items()]
+    chooser = next((factor for factor, levels in factors if any("lexicon" in (body or {}) for _, body in levels)),
+                   None)
     shared = dict(raw.pop("slots", None) or {})
     blocks = {key: raw.pop(key) for key in TEMPLATE_BLOCKS if key in raw}
     cells: dict[str, dict[str, str]] = {}
+    lexicons: dict[str, str] = {}
     branches: dict[str, Any] = {}
     for combination in itertools.product(*(levels for _, levels in factors)):
         levels = {factor: level for (factor, _), (level, _) in zip(factors, combination)}
@@ -144,6 +176,8 @@ def expand_factors(raw: dict[str, Any], table: LineTable) -> tuple[Design | None
         for (factor, _), (level, body) in zip(factors, combination):
             body = body or {}
             texts[factor] = body.get("text", "")
+            if factor == chooser:
+                lexicons[name] = body.get("lexicon", "default")
             for slot, value in (body.get("slots") or {}).items():
                 slots[slot] = value  # a shared slot replaced keeps its place
                 origin[slot] = ("factors", factor, level, "slots", slot)
@@ -155,7 +189,8 @@ def expand_factors(raw: dict[str, Any], table: LineTable) -> tuple[Design | None
         for key in blocks:
             _relocate(table, (key,), ("branches", name, key))
     raw["branches"] = branches
-    return Design(tuple((factor, tuple(level for level, _ in levels)) for factor, levels in factors), cells), []
+    return Design(tuple((factor, tuple(level for level, _ in levels)) for factor, levels in factors), cells,
+                  lexicons, chooser), []
 
 
 def _relocate(table: LineTable, source: KeyPath, target: KeyPath) -> None:

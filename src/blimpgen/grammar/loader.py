@@ -24,7 +24,7 @@ from pydantic import Discriminator, Tag, TypeAdapter, ValidationError
 from blimpgen._io import decode
 from blimpgen._yaml import KeyPath, LineTable, load_yaml_text
 from blimpgen.errors import OptionError, SpecError, SpecErrors, did_you_mean
-from blimpgen.grammar.discovery import read_spec_text, shipped_spec_files, spec_files
+from blimpgen.grammar.discovery import read_spec_text, shipped_design_files, shipped_spec_files, spec_files
 from blimpgen.grammar.factors import Design, expand_factors
 from blimpgen.grammar.fragments import fragment_folders, resolve_formulas
 from blimpgen.grammar.probe_spec import ProbeSpec
@@ -196,6 +196,31 @@ def shipped_documents() -> tuple[dict[str, LoadedSpec], tuple[SpecError, ...]]:
     problems: list[SpecError] = []
     specs = load_documents(shipped_spec_files(), problems)
     return specs, tuple(problems)
+
+
+@cache
+def shipped_designs() -> tuple[dict[str, LoadedSpec], tuple[SpecError, ...]]:
+    """Every shipped factorial design (``grammar/designs/``), parsed once per process, and the
+    problems found (none, normally; a file there without ``factors:`` is one)."""
+    problems: list[SpecError] = []
+    specs = load_documents(shipped_design_files(), problems)
+    for loaded in specs.values():
+        if loaded.design is None:
+            problems.append(loaded.error(("uid",), "a spec under grammar/designs/ declares factors: "
+                                                   "(docs/factors.md); plain paradigms go under grammar/paradigms/"))
+    return specs, tuple(problems)
+
+
+def load_shipped_designs() -> dict[str, LoadedSpec]:
+    """The shipped factorial designs, keyed by UID.
+
+    Raises:
+        SpecErrors: every problem in their files.
+    """
+    specs, problems = shipped_designs()
+    if problems:
+        raise SpecErrors(list(problems))
+    return dict(specs)
 
 
 def load_specs(paths: tuple[Path | str, ...] = (), spec_type: type[SpecBase] = ParadigmSpec) -> dict[str, LoadedSpec]:

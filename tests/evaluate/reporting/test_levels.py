@@ -85,3 +85,40 @@ def test_levels_figures_refuse_a_uid_that_is_a_path(tmp_path: Path) -> None:
     with pytest.raises(DataError, match=r"UID '\.\./evil' or factor 'attractor' cannot name a figure file"):
         figure_levels(found, tmp_path / "plots")
     assert not (tmp_path / "evil_attractor.png").exists() and not (tmp_path / "plots").exists()
+
+
+def test_levels_attractor_lowers_accuracy_of_a_trained_ngram(tmp_path: Path) -> None:
+    """The done-when check of docs/factors.md, end to end through the CLI: a trigram model trained on
+    good sentences without attractors (the design's attractor=none cells, another seed) agrees with
+    the head when nothing intervenes, and is pulled to the attractor's number by a prepositional
+    phrase or a relative clause: both effects are negative with their 95% interval below 0."""
+    from tests.cli.test_author_cli import run
+
+    uid = "subject_verb_agreement_attractor_distance"
+    train_pairs, data = tmp_path / "train.jsonl", tmp_path / "design.jsonl"
+    code, output = run("gen", "-p", uid, "--design", "attractor=none", "-n", "2000", "--seed", "101",
+                       "-o", str(train_pairs), "--quiet")
+    assert code == 0, output
+    corpus = tmp_path / "train.txt"
+    good = [json.loads(line)["sentence_good"] for line in train_pairs.read_text().splitlines()]
+    corpus.write_text("".join(sentence + "\n" for sentence in good))
+    code, output = run("ngram", "train", str(corpus), "-o", str(tmp_path / "lm.arpa"), "--order", "3",
+                       "--unk-cutoff", "1")
+    assert code == 0, output
+    code, output = run("gen", "-p", uid, "--design", "distance=adjacent", "-n", "60", "--seed", "1", "-o", str(data),
+                       "--quiet")
+    assert code == 0, output
+    code, output = run("eval", "--scorer", "ngram", "--scorer-option", f"ngram_model={tmp_path / 'lm.arpa'}",
+                       "--data", str(data), "--out", str(tmp_path / "res"))
+    assert code == 0, output
+    code, output = run("report", str(tmp_path / "res"), "--levels", str(data), "--plots", str(tmp_path / "plots"))
+    assert code == 0 and "effect vs none" in output, output
+    assert {path.name for path in (tmp_path / "plots").iterdir()} == {f"levels_{uid}_attractor.png",
+                                                                       f"levels_{uid}_distance.png"}
+
+    (result,) = level_results(data, [tmp_path / "res"])
+    assert {cell.n for cell in result.cells.values()} == {60} and len(result.cells) == 3  # the chosen cells
+    assert result.levels[("attractor", "none")].accuracy > 0.6
+    for attractor in ("pp", "rc"):
+        difference, low, high = result.effect("attractor", attractor)
+        assert high < 0, (attractor, difference, low, high, output)
