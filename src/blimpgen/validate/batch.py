@@ -21,8 +21,9 @@ import csv
 import fnmatch
 import io
 import json
+import secrets
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,12 +31,14 @@ from blimpgen import __version__
 from blimpgen._io import atomic_directory, csv_text, csv_value, data_files, read_text
 from blimpgen.errors import DataError, OptionError, SpecError
 from blimpgen.records.jsonl import read_pairs
-from blimpgen.validate.design import KINDS, BatchOptions, Design, Hit, Item, design_batch
+from blimpgen.validate.design import KINDS, BatchOptions, Design, Hit, Item, design_batch, opaque_item_id
 from blimpgen.validate.page import DEFAULT_TITLE, fill, hit_values, placeholders, question_xml, render_page
 from blimpgen.validate.properties import HitProperties, estimate_cost
 
 KEY_COLUMNS = ("hit_code", "list", "replica", "slot", "kind", "UID", "linguistics_term", "field", "pair_id",
-               "good_position", "sentence_good", "sentence_bad", "source")
+               "good_position", "sentence_good", "sentence_bad", "source", "item_id")
+# Keys written before item ids were opaque (the page then showed the self-decoding code).
+OLD_KEY_COLUMNS = KEY_COLUMNS[:-1]
 LAYOUT_FILE, BATCH_FILE, KEY_FILE, PROPERTIES_FILE = "layout.html", "batch.csv", "key.csv", "hit_properties.json"
 POSTED_FILE = "posted.csv"
 # What `validate batch` (and `--post`) write in a batch folder; --force replaces these and keeps the rest.
@@ -98,7 +101,7 @@ def write_batch(data: Path | str, out: Path | str, options: BatchOptions,
     if out.is_dir() and any(out.iterdir()) and not is_batch_folder(out):
         raise OptionError(f"{out}: folder is not empty and holds no batch; choose a new or empty folder")
     pairs = [pair for path in data_files(data) for pair in read_pairs(path)]
-    design = design_batch(pairs, options)
+    design = with_opaque_ids(design_batch(pairs, options), secrets.token_bytes(32))
     properties = (properties or HitProperties()).with_reward(design.slots)
     layout = render_page(design.slots, standalone=False, title=title)
     standalone = render_page(design.slots, standalone=True, title=title)
@@ -121,6 +124,16 @@ def write_batch(data: Path | str, out: Path | str, options: BatchOptions,
             if questions:
                 _write_text(tmp / "questions" / f"{hit.code}.xml", question_xml(page))
     return WrittenBatch(folder=out, design=design, properties=properties, cost=cost)
+
+
+def with_opaque_ids(design: Design, secret: bytes) -> Design:
+    """``design`` with every item's page id an HMAC under ``secret`` (a fresh one per batch, kept nowhere).
+
+    The ids go into ``key.csv`` beside what they stand for, so the secret is not needed again.
+    """
+    hits = tuple(replace(hit, items=tuple(replace(item, item_id=opaque_item_id(secret, hit.code, item))
+                                          for item in hit.items)) for hit in design.hits)
+    return replace(design, hits=hits)
 
 
 def is_batch_folder(folder: Path) -> bool:
@@ -165,7 +178,7 @@ def load_batch(folder: Path | str) -> LoadedBatch:
 def _key_row(hit: Hit, item: Item) -> list[str]:
     return [hit.code, str(hit.list_index), str(hit.replica), str(item.slot), item.kind, item.uid,
             item.linguistics_term, item.field, item.pair_id, str(item.good_position), item.sentence_good,
-            item.sentence_bad, item.source]
+            item.sentence_bad, item.source, item.item_id]
 
 
 def _read_key(path: Path) -> dict[str, Hit]:
@@ -174,14 +187,15 @@ def _read_key(path: Path) -> dict[str, Hit]:
     reader = csv.reader(io.StringIO(read_text(path, error=SpecError, encoding="utf-8-sig"), newline=""))
     try:
         header = next(reader, [])
-        if tuple(header) != KEY_COLUMNS:
+        columns = tuple(header)
+        if columns not in (KEY_COLUMNS, OLD_KEY_COLUMNS):
             raise SpecError(f"expected columns {', '.join(KEY_COLUMNS)}", str(path), 1)
         for cells in reader:
             row = [csv_value(cell) for cell in cells]
             line = reader.line_num
-            if len(row) != len(KEY_COLUMNS):
-                raise SpecError(f"has {len(row)} fields, expected {len(KEY_COLUMNS)}", str(path), line)
-            record = dict(zip(KEY_COLUMNS, row, strict=True))
+            if len(row) != len(columns):
+                raise SpecError(f"has {len(row)} fields, expected {len(columns)}", str(path), line)
+            record = dict(zip(columns, row, strict=True))
             try:
                 slot, list_index, replica = int(record["slot"]), int(record["list"]), int(record["replica"])
                 good = int(record["good_position"])
@@ -193,7 +207,8 @@ def _read_key(path: Path) -> dict[str, Hit]:
             places.setdefault(code, (list_index, replica))
             items.setdefault(code, []).append(Item(
                 slot, record["kind"], record["UID"], record["pair_id"], record["sentence_good"],
-                record["sentence_bad"], good, record["linguistics_term"], record["field"], record["source"]))
+                record["sentence_bad"], good, record["linguistics_term"], record["field"], record["source"],
+                record.get("item_id", "")))
     except csv.Error as exc:
         raise SpecError(f"damaged: {exc}", str(path), reader.line_num) from None
     if not items:
