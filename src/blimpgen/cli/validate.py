@@ -103,7 +103,8 @@ def batch_command(data: Path, out: Path, pairs_per_paradigm: int, judgments: int
         from blimpgen.validate.mturk import post_batch
 
         posted = post_batch(out, sandbox=not production)
-        click.echo(f"posted to {'production' if production else 'the sandbox'}; HIT ids in {posted}")
+        click.echo(f"posted to {'production' if production else 'the sandbox'}; HIT ids in {posted}; "
+                   f"run `blimpgen validate advance --batch {out}` until every replica is up")
 
 
 @validate_group.command("ingest")
@@ -171,6 +172,20 @@ def simulate_command(batch_folder: Path, out: Path, workers: int, accuracy: floa
     if result.expected_individual:
         mean = sum(result.expected_individual.values()) / len(result.expected_individual)
         click.echo(f"expected individual agreement of attentive workers: {100 * mean:.1f}% (mean over paradigms)")
+
+
+@validate_group.command("advance")
+@click.option("--batch", "batch_folder", required=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="A batch posted with --post.")
+def advance_command(batch_folder: Path) -> None:
+    """Grant each list's exclusion to its workers and post a list's next replica once its last is done (needs boto3).
+
+    Run it every few minutes until it reports nothing left to post.
+    """
+    from blimpgen.validate.mturk import advance_batch
+
+    granted, posted = advance_batch(batch_folder)
+    click.echo(f"excluded {granted} worker(s) from lists they did; posted {posted} HIT(s)")
 
 
 @validate_group.command("fetch")

@@ -56,6 +56,28 @@ class WrittenBatch:
 
 
 @dataclass(frozen=True)
+class PostingList:
+    """One list as it is posted: its replica HITs one after another, never two open at once.
+
+    Each list has its own *exclusion qualification* ``qualification``: every HIT of the list
+    requires workers not to hold it (``DoesNotExist``), the posting script grants it to each
+    worker who submits an assignment on the list (and, for a top-up, to ``exclude_workers`` at
+    once), and replica r+1 goes up only when replica r is complete, so no worker can take two
+    replicas of a list. Different lists run in parallel.
+    """
+
+    list_index: int
+    qualification: str
+    hits: tuple[str, ...]
+    exclude_workers: tuple[str, ...]
+
+
+def exclusion_name(tag: str, list_index: int) -> str:
+    """The name of a list's exclusion qualification (unique per batch and list)."""
+    return f"blimpgen {tag} list {list_index:03d} done"
+
+
+@dataclass(frozen=True)
 class LoadedBatch:
     """A batch folder read back: its HITs (items in slot order) and its properties."""
 
@@ -70,6 +92,30 @@ class LoadedBatch:
     def slots(self) -> int:
         """Items per HIT, attention check included."""
         return len(next(iter(self.hits.values())).items)
+
+    def posting_lists(self) -> list[PostingList]:
+        """The lists to post, each with its replica HITs in posting order (see :class:`PostingList`)."""
+        plan = self.properties.get("blimpgen", {}).get("posting")
+        if plan is None:  # a batch written before posting plans: every HIT, by list
+            by_list: dict[int, list[str]] = {}
+            for code, hit in sorted(self.hits.items(), key=lambda entry: (entry[1].list_index, entry[1].replica)):
+                by_list.setdefault(hit.list_index, []).append(code)
+            return [PostingList(index, exclusion_name(self.tag, index), tuple(codes), ())
+                    for index, codes in by_list.items()]
+        try:
+            lists = [PostingList(int(entry["list"]), str(entry["qualification"]), tuple(entry["hits"]),
+                                 tuple(entry.get("exclude_workers", ()))) for entry in plan["lists"]]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise DataError(f"{self.folder / PROPERTIES_FILE}: damaged posting plan ({exc}); rewrite the batch") from None
+        unknown = [code for entry in lists for code in entry.hits if code not in self.hits]
+        if unknown:
+            raise DataError(f"{self.folder / PROPERTIES_FILE}: posting plan names HIT {unknown[0]!r} not in {KEY_FILE}")
+        return lists
+
+    def assignments(self, code: str) -> int:
+        """Assignments HIT ``code`` is posted with (a top-up sets them per HIT)."""
+        per_hit = self.properties.get("blimpgen", {}).get("assignments", {})
+        return int(per_hit.get(code, self.assignments_per_hit))
 
     def batch_rows(self) -> list[dict[str, str]]:
         """The ``batch.csv`` rows, rebuilt from the key (identical to the file's)."""
@@ -250,8 +296,23 @@ def _properties_json(design: Design, properties: HitProperties, cost: dict[str, 
             "hits": len(design.hits),
             "hourly_wage": str(properties.hourly_wage),
             "cost": cost,
+            "posting": posting_plan(design.tag, design.hits),
         },
     }
+
+
+def posting_plan(tag: str, hits: Iterable[Hit],
+                 exclude: dict[int, Sequence[str]] | None = None) -> dict[str, Any]:
+    """The ``posting`` section of ``hit_properties.json``: per list, its qualification and HITs in order."""
+    by_list: dict[int, list[Hit]] = {}
+    for hit in hits:
+        by_list.setdefault(hit.list_index, []).append(hit)
+    return {"replicas": "one after another per list; lists in parallel",
+            "exclusion": "DoesNotExist on a per-list qualification granted to each worker who submits on the list",
+            "lists": [{"list": index, "qualification": exclusion_name(tag, index),
+                       "hits": [hit.code for hit in sorted(members, key=lambda hit: hit.replica)],
+                       "exclude_workers": sorted((exclude or {}).get(index, ()))}
+                      for index, members in sorted(by_list.items())]}
 
 
 def _write_text(path: Path, text: str) -> None:
