@@ -106,7 +106,8 @@ class LoadedBatch:
             lists = [PostingList(int(entry["list"]), str(entry["qualification"]), tuple(entry["hits"]),
                                  tuple(entry.get("exclude_workers", ()))) for entry in plan["lists"]]
         except (KeyError, TypeError, ValueError) as exc:
-            raise DataError(f"{self.folder / PROPERTIES_FILE}: damaged posting plan ({exc}); rewrite the batch") from None
+            raise DataError(f"{self.folder / PROPERTIES_FILE}: damaged posting plan ({exc}); "
+                            "rewrite the batch") from None
         unknown = [code for entry in lists for code in entry.hits if code not in self.hits]
         if unknown:
             raise DataError(f"{self.folder / PROPERTIES_FILE}: posting plan names HIT {unknown[0]!r} not in {KEY_FILE}")

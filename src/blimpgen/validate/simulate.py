@@ -167,7 +167,7 @@ def _run_market(batch: LoadedBatch, pool: Sequence[SimulatedWorker], options: Si
     open_hits: dict[str, int] = {}  # HIT code -> assignments still available
     pending: dict[str, int] = {}  # HIT code -> assignments accepted, not yet submitted
     takers: dict[str, set[str]] = {}
-    for index, codes in queue.items():
+    for codes in queue.values():
         if codes:
             code = codes.pop(0)
             open_hits[code], pending[code], takers[code] = batch.assignments(code), 0, set()
