@@ -40,9 +40,11 @@ KEY_COLUMNS = ("hit_code", "list", "replica", "slot", "kind", "UID", "linguistic
 # Keys written before item ids were opaque (the page then showed the self-decoding code).
 OLD_KEY_COLUMNS = KEY_COLUMNS[:-1]
 LAYOUT_FILE, BATCH_FILE, KEY_FILE, PROPERTIES_FILE = "layout.html", "batch.csv", "key.csv", "hit_properties.json"
+PAGE_FILE = "page.html"  # the standalone page with placeholders: what a top-up fills in for its new HITs
 POSTED_FILE = "posted.csv"
 # What `validate batch` (and `--post`) write in a batch folder; --force replaces these and keeps the rest.
-BATCH_FILES = (LAYOUT_FILE, BATCH_FILE, KEY_FILE, PROPERTIES_FILE, POSTED_FILE, "preview/*.html", "questions/*.xml")
+BATCH_FILES = (LAYOUT_FILE, PAGE_FILE, BATCH_FILE, KEY_FILE, PROPERTIES_FILE, POSTED_FILE,
+               "preview/*.html", "questions/*.xml")
 
 
 @dataclass(frozen=True)
@@ -161,15 +163,16 @@ def write_batch(data: Path | str, out: Path | str, options: BatchOptions,
     cost = estimate_cost(properties.reward, len(design.hits), options.assignments_per_hit)
 
     with atomic_directory(out, overwrite=True, is_ours=lambda folder: True, owned=is_batch_file) as tmp:
-        _write_text(tmp / LAYOUT_FILE, layout)
-        _write_csv(tmp / BATCH_FILE, header, ([row[name] for name in header] for row in rows))
-        _write_csv(tmp / KEY_FILE, KEY_COLUMNS, (_key_row(hit, item) for hit in design.hits for item in hit.items))
-        _write_text(tmp / PROPERTIES_FILE, json.dumps(_properties_json(design, properties, cost), indent=2) + "\n")
+        write_text(tmp / LAYOUT_FILE, layout)
+        write_text(tmp / PAGE_FILE, standalone)
+        write_csv(tmp / BATCH_FILE, header, ([row[name] for name in header] for row in rows))
+        write_csv(tmp / KEY_FILE, KEY_COLUMNS, (key_row(hit, item) for hit in design.hits for item in hit.items))
+        write_text(tmp / PROPERTIES_FILE, json.dumps(_properties_json(design, properties, cost), indent=2) + "\n")
         for hit, row in zip(design.hits, rows, strict=True):
             page = fill(standalone, row)
-            _write_text(tmp / "preview" / f"{hit.code}.html", page)
+            write_text(tmp / "preview" / f"{hit.code}.html", page)
             if questions:
-                _write_text(tmp / "questions" / f"{hit.code}.xml", question_xml(page))
+                write_text(tmp / "questions" / f"{hit.code}.xml", question_xml(page))
     return WrittenBatch(folder=out, design=design, properties=properties, cost=cost)
 
 
@@ -222,7 +225,7 @@ def load_batch(folder: Path | str) -> LoadedBatch:
                        judgments_requested=judgments, properties=properties)
 
 
-def _key_row(hit: Hit, item: Item) -> list[str]:
+def key_row(hit: Hit, item: Item) -> list[str]:
     return [hit.code, str(hit.list_index), str(hit.replica), str(item.slot), item.kind, item.uid,
             item.linguistics_term, item.field, item.pair_id, str(item.good_position), item.sentence_good,
             item.sentence_bad, item.source, item.item_id]
@@ -316,12 +319,12 @@ def posting_plan(tag: str, hits: Iterable[Hit],
                       for index, members in sorted(by_list.items())]}
 
 
-def _write_text(path: Path, text: str) -> None:
+def write_text(path: Path, text: str) -> None:
     """One file of the batch (inside the temporary folder that becomes the batch)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(text.encode("utf-8"))
 
 
-def _write_csv(path: Path, header: Sequence[str], rows: Iterable[Sequence[str]]) -> None:
+def write_csv(path: Path, header: Sequence[str], rows: Iterable[Sequence[str]]) -> None:
     """RFC 4180: CRLF line ends, fields quoted when needed, UTF-8 without BOM, no formula cells."""
-    _write_text(path, csv_text(header, rows, lineterminator="\r\n"))
+    write_text(path, csv_text(header, rows, lineterminator="\r\n"))
