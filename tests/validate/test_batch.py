@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from blimpgen.errors import BlimpgenError, SpecError
 from blimpgen.validate.batch import KEY_COLUMNS, load_batch, write_batch
-from blimpgen.validate.design import BatchOptions, decode_item_code
+from blimpgen.validate.design import BatchOptions
 from blimpgen.validate.page import placeholders
 
 from .conftest import DATA, write_jsonl
@@ -43,13 +44,29 @@ def test_batch_csv_headers_are_the_layout_placeholders(tmp_path: Path) -> None:
     assert [dict(zip(rows[0], row, strict=True)) for row in rows[1:]] == batch.batch_rows()
 
 
-def test_batch_item_columns_decode_without_the_key(tmp_path: Path) -> None:
-    _write(tmp_path / "hits")
+def test_batch_page_reveals_no_kind_paradigm_or_pair(tmp_path: Path) -> None:
+    _write(tmp_path / "hits", questions=True)
     batch = load_batch(tmp_path / "hits")
-    for row, hit in zip(batch.batch_rows(), batch.hits.values(), strict=True):
-        for item in hit.items:
-            slot, kind, uid, pair_id = decode_item_code(row[f"s{item.slot}_id"])
-            assert (slot, kind, uid, pair_id) == (item.slot, item.kind, item.uid, item.pair_id)
+    folder = tmp_path / "hits"
+    pages = [folder / "layout.html", folder / "batch.csv", *folder.glob("preview/*.html"),
+             *folder.glob("questions/*.xml")]
+    secrets = {item.uid for hit in batch.hits.values() for item in hit.items if item.uid}
+    secrets |= {item.pair_id for hit in batch.hits.values() for item in hit.items}
+    secrets |= {item.code for hit in batch.hits.values() for item in hit.items}
+    for path in pages:
+        text = path.read_text(encoding="utf-8")
+        lowered = text.lower()
+        assert "attention" not in lowered, path
+        assert not re.search(r"\bcheck\b|filler", lowered), path
+        for secret in secrets:
+            assert secret not in text, (path, secret)
+    ids = [row[f"s{item.slot}_id"] for row, hit in zip(batch.batch_rows(), batch.hits.values(), strict=True)
+           for item in hit.items]
+    assert all(re.fullmatch(r"[0-9a-f]{16}", value) for value in ids)
+    assert len(set(ids)) == len(ids)  # a check's id looks like, and is as unique as, a test item's
+    again = tmp_path / "again"
+    _write(again)
+    assert load_batch(again).batch_rows()[0]["s1_id"] != batch.batch_rows()[0]["s1_id"]  # a fresh secret per batch
 
 
 def test_batch_key_holds_the_answers(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from blimpgen.errors import BlimpgenError
 from blimpgen.validate.batch import load_batch, write_batch
 from blimpgen.validate.design import BatchOptions
 from blimpgen.validate.ingest import ingest
-from blimpgen.validate.mturk import fetch_results, make_client, parse_answer_xml, post_batch
+from blimpgen.validate.mturk import advance_batch, fetch_results, make_client, parse_answer_xml, post_batch
 
 from .conftest import DATA, answers_for
 
@@ -40,7 +40,15 @@ class FakeMTurk:
 
     def create_hit_type(self, **kwargs: Any) -> dict[str, str]:
         self.calls.append(("create_hit_type", kwargs))
-        return {"HITTypeId": "TYPE1"}
+        return {"HITTypeId": f"TYPE{sum(name == 'create_hit_type' for name, _ in self.calls)}"}
+
+    def create_qualification_type(self, **kwargs: Any) -> dict[str, Any]:
+        self.calls.append(("create_qualification_type", kwargs))
+        return {"QualificationType": {"QualificationTypeId": f"Q-{kwargs['Name']}"}}
+
+    def associate_qualification_with_worker(self, **kwargs: Any) -> dict[str, Any]:
+        self.calls.append(("associate_qualification_with_worker", kwargs))
+        return {}
 
     def create_hit_with_hit_type(self, **kwargs: Any) -> dict[str, Any]:
         self.calls.append(("create_hit_with_hit_type", kwargs))
@@ -73,18 +81,39 @@ def test_mturk_post_then_fetch_then_ingest(batch_folder: Path, tmp_path: Path) -
     client = FakeMTurk()
     client.batch = load_batch(batch_folder)
     posted = post_batch(batch_folder, client=client)
-    assert posted.read_text().splitlines()[0] == "hit_code,HITId,HITTypeId,endpoint"
+    assert posted.read_text().splitlines()[0] == "hit_code,list,HITId,HITTypeId,QualificationTypeId,endpoint"
     kinds = [name for name, _ in client.calls]
-    assert kinds == ["create_hit_type"] + ["create_hit_with_hit_type"] * 2
-    hit_type = client.calls[0][1]
-    assert hit_type["Reward"] == "0.62" and len(hit_type["QualificationRequirements"]) == 3
-    created = client.calls[1][1]
+    assert kinds == ["create_qualification_type", "create_hit_type", "create_hit_with_hit_type"] * 2
+    hit_type = client.calls[1][1]
+    assert hit_type["Reward"] == "0.62" and len(hit_type["QualificationRequirements"]) == 4
+    assert hit_type["QualificationRequirements"][-1] == {
+        "QualificationTypeId": f"Q-{client.calls[0][1]['Name']}", "Comparator": "DoesNotExist",
+        "ActionsGuarded": "DiscoverPreviewAndAccept"}
+    created = client.calls[2][1]
     assert created["MaxAssignments"] == 2 and created["Question"].startswith("<?xml")
     results = fetch_results(batch_folder, tmp_path / "results.csv", client=client)
     analysis = ingest(batch_folder, [results])
     assert analysis.n_rows == 4 and len(analysis.included) == 4  # both pages of both HITs
     assert analysis.overall.aggregate == 1.0
     assert {s.row.seconds for s in analysis.screened} == {95}
+
+
+def test_mturk_posts_replicas_of_a_list_one_after_another(tmp_path: Path) -> None:
+    folder = tmp_path / "hits"
+    write_batch(DATA, folder, BatchOptions(pairs_per_paradigm=5, judgments=4, max_assignments=2, items_per_hit=10),
+                questions=True)
+    client = FakeMTurk()
+    client.batch = load_batch(folder)
+    post_batch(folder, client=client)
+    assert sum(name == "create_hit_with_hit_type" for name, _ in client.calls) == 2  # replica 1 of each list
+    granted, posted = advance_batch(folder, client=client)
+    assert (granted, posted) == (4, 2)  # both workers of each replica 1 excluded, then replica 2 posted
+    grants = [kwargs for name, kwargs in client.calls if name == "associate_qualification_with_worker"]
+    assert {g["QualificationTypeId"] for g in grants} == {f"Q-blimpgen {client.batch.tag} list 001 done",
+                                                          f"Q-blimpgen {client.batch.tag} list 002 done"}
+    assert advance_batch(folder, client=client)[1] == 0  # everything is posted
+    results = fetch_results(folder, tmp_path / "results.csv", client=client)
+    assert ingest(folder, [results]).n_rows == 8
 
 
 def test_mturk_refuses_to_post_twice_or_without_questions(batch_folder: Path, tmp_path: Path) -> None:

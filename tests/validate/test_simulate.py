@@ -32,7 +32,7 @@ def test_simulate_ingest_recovers_agreement(make_batch, tmp_path: Path, seed: in
 
 def test_simulate_writes_mturk_format(make_batch, tmp_path: Path) -> None:
     batch = make_batch()
-    result = simulate(batch.folder, tmp_path / "results.csv", SimulationOptions(workers=10))
+    result = simulate(batch.folder, tmp_path / "results.csv", SimulationOptions(workers=25))
     with result.path.open(encoding="utf-8", newline="") as handle:
         reader = csv.DictReader(handle)
         rows = list(reader)
@@ -47,6 +47,19 @@ def test_simulate_writes_mturk_format(make_batch, tmp_path: Path) -> None:
     assert result.path.read_text().startswith('"HITId","HITTypeId"')
 
 
+def test_simulate_default_design_discards_no_duplicate_workers(make_batch, tmp_path: Path) -> None:
+    """Issue 16: the default rehearsal lost 17 % of paid assignments to workers on two replicas of a list."""
+    batch = make_batch(pairs_per_paradigm=5, judgments=20, items_per_hit=10)
+    result = simulate(batch.folder, tmp_path / "results.csv", SimulationOptions())
+    analysis = ingest(batch.folder, [result.path])
+    assert result.unfilled == 0 and result.n_rows == len(batch.hits) * batch.assignments_per_hit
+    assert not [s for s in analysis.screened if "duplicate_worker_on_list" in s.reasons]
+    seen: dict[tuple[str, int], str] = {}
+    for entry in analysis.screened:  # replica r+1 of a list is accepted only after replica r is complete
+        hit = batch.hits[entry.row.hit_code]
+        assert seen.setdefault((entry.row.worker_id, hit.list_index), hit.code) == hit.code
+
+
 def test_simulate_is_deterministic(make_batch, tmp_path: Path) -> None:
     batch = make_batch()
     simulate(batch.folder, tmp_path / "a.csv", SimulationOptions(seed=3))
@@ -57,7 +70,7 @@ def test_simulate_is_deterministic(make_batch, tmp_path: Path) -> None:
 @pytest.mark.parametrize(("options", "message"), [
     ({"accuracy": 1.2}, "accuracy must be between 0 and 1"),
     ({"bots": 0.6, "inattentive": 0.6}, "bots \\+ inattentive"),
-    ({"workers": 3}, "workers 3 is below the 7 assignments per HIT"),
+    ({"workers": 20}, "workers 20 is below the 21 assignments of a list"),
     ({"paradigm_accuracy": {"nope": 0.5}}, "paradigm-accuracy: nope not in this batch"),
 ])
 def test_simulate_bad_options(make_batch, tmp_path: Path, options: dict, message: str) -> None:

@@ -103,7 +103,8 @@ def batch_command(data: Path, out: Path, pairs_per_paradigm: int, judgments: int
         from blimpgen.validate.mturk import post_batch
 
         posted = post_batch(out, sandbox=not production)
-        click.echo(f"posted to {'production' if production else 'the sandbox'}; HIT ids in {posted}")
+        click.echo(f"posted to {'production' if production else 'the sandbox'}; HIT ids in {posted}; "
+                   f"run `blimpgen validate advance --batch {out}` until every replica is up")
 
 
 @validate_group.command("ingest")
@@ -140,6 +141,32 @@ def ingest_command(batch_folder: Path, results: tuple[Path, ...], more_results: 
                f"{overall.n_passed} of {overall.n_paradigms} paradigms pass; report in {out / 'summary.md'}")
 
 
+@validate_group.command("repost")
+@click.option("--batch", "batch_folder", required=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="The batch (or earlier top-up) the results belong to.")
+@click.option("--results", "results", required=True, multiple=True, type=click.Path(exists=True, path_type=Path),
+              help="Every MTurk results CSV so far; repeat the option or list more files after it.")
+@click.argument("more_results", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.option("-o", "--out", required=True, type=OutputPath(file_okay=False, path_type=Path),
+              help="Top-up batch folder to write (same format as a batch).")
+@click.option("--min-seconds", type=float, default=None,
+              help="Exclude assignments faster than this, as in ingest [default: 2 s per item].")
+@click.option("--force", is_flag=True, help="Replace an existing batch in the output folder.")
+def repost_command(batch_folder: Path, results: tuple[Path, ...], more_results: tuple[Path, ...], out: Path,
+                   min_seconds: float | None, force: bool) -> None:
+    """Write a top-up batch: new replicas of the lists whose pairs are below the requested judgments."""
+    from blimpgen.validate.ingest import IngestOptions
+    from blimpgen.validate.repost import write_topup
+
+    topup = write_topup(batch_folder, [*results, *more_results], out, IngestOptions(min_seconds=min_seconds),
+                        force=force)
+    short = ", ".join(f"list {index}: {n}" for index, n in sorted(topup.shortfall.items()))
+    click.echo(f"wrote {out}: {len(topup.hits)} HITs, {topup.cost['assignments']} assignments "
+               f"(short judgments per list: {short}); cost estimate ${topup.cost['total']}")
+    click.echo(f"post it with the script (`blimpgen validate post --batch {out}`), then ingest with "
+               f"--batch {out} and every results file")
+
+
 @validate_group.command("simulate")
 @click.option("--batch", "batch_folder", required=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="The batch folder to simulate.")
@@ -171,6 +198,33 @@ def simulate_command(batch_folder: Path, out: Path, workers: int, accuracy: floa
     if result.expected_individual:
         mean = sum(result.expected_individual.values()) / len(result.expected_individual)
         click.echo(f"expected individual agreement of attentive workers: {100 * mean:.1f}% (mean over paradigms)")
+
+
+@validate_group.command("post")
+@click.option("--batch", "batch_folder", required=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="A batch or top-up with questions/*.xml.")
+@click.option("--production", is_flag=True, help="Use the real marketplace and real money (default: sandbox).")
+def post_command(batch_folder: Path, production: bool) -> None:
+    """Post a batch or top-up with boto3: exclusions and each list's first replica (needs boto3)."""
+    from blimpgen.validate.mturk import post_batch
+
+    posted = post_batch(batch_folder, sandbox=not production)
+    click.echo(f"posted to {'production' if production else 'the sandbox'}; HIT ids in {posted}; "
+               f"run `blimpgen validate advance --batch {batch_folder}` until every replica is up")
+
+
+@validate_group.command("advance")
+@click.option("--batch", "batch_folder", required=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="A batch posted with --post.")
+def advance_command(batch_folder: Path) -> None:
+    """Grant each list's exclusion to its workers and post a list's next replica once its last is done (needs boto3).
+
+    Run it every few minutes until it reports nothing left to post.
+    """
+    from blimpgen.validate.mturk import advance_batch
+
+    granted, posted = advance_batch(batch_folder)
+    click.echo(f"excluded {granted} worker(s) from lists they did; posted {posted} HIT(s)")
 
 
 @validate_group.command("fetch")

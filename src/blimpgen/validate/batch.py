@@ -21,8 +21,9 @@ import csv
 import fnmatch
 import io
 import json
+import secrets
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,16 +31,20 @@ from blimpgen import __version__
 from blimpgen._io import atomic_directory, csv_text, csv_value, data_files, read_text
 from blimpgen.errors import DataError, OptionError, SpecError
 from blimpgen.records.jsonl import read_pairs
-from blimpgen.validate.design import KINDS, BatchOptions, Design, Hit, Item, design_batch
+from blimpgen.validate.design import KINDS, BatchOptions, Design, Hit, Item, design_batch, opaque_item_id
 from blimpgen.validate.page import DEFAULT_TITLE, fill, hit_values, placeholders, question_xml, render_page
 from blimpgen.validate.properties import HitProperties, estimate_cost
 
 KEY_COLUMNS = ("hit_code", "list", "replica", "slot", "kind", "UID", "linguistics_term", "field", "pair_id",
-               "good_position", "sentence_good", "sentence_bad", "source")
+               "good_position", "sentence_good", "sentence_bad", "source", "item_id")
+# Keys written before item ids were opaque (the page then showed the self-decoding code).
+OLD_KEY_COLUMNS = KEY_COLUMNS[:-1]
 LAYOUT_FILE, BATCH_FILE, KEY_FILE, PROPERTIES_FILE = "layout.html", "batch.csv", "key.csv", "hit_properties.json"
+PAGE_FILE = "page.html"  # the standalone page with placeholders: what a top-up fills in for its new HITs
 POSTED_FILE = "posted.csv"
 # What `validate batch` (and `--post`) write in a batch folder; --force replaces these and keeps the rest.
-BATCH_FILES = (LAYOUT_FILE, BATCH_FILE, KEY_FILE, PROPERTIES_FILE, POSTED_FILE, "preview/*.html", "questions/*.xml")
+BATCH_FILES = (LAYOUT_FILE, PAGE_FILE, BATCH_FILE, KEY_FILE, PROPERTIES_FILE, POSTED_FILE,
+               "preview/*.html", "questions/*.xml")
 
 
 @dataclass(frozen=True)
@@ -50,6 +55,28 @@ class WrittenBatch:
     design: Design
     properties: HitProperties
     cost: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class PostingList:
+    """One list as it is posted: its replica HITs one after another, never two open at once.
+
+    Each list has its own *exclusion qualification* ``qualification``: every HIT of the list
+    requires workers not to hold it (``DoesNotExist``), the posting script grants it to each
+    worker who submits an assignment on the list (and, for a top-up, to ``exclude_workers`` at
+    once), and replica r+1 goes up only when replica r is complete, so no worker can take two
+    replicas of a list. Different lists run in parallel.
+    """
+
+    list_index: int
+    qualification: str
+    hits: tuple[str, ...]
+    exclude_workers: tuple[str, ...]
+
+
+def exclusion_name(tag: str, list_index: int) -> str:
+    """The name of a list's exclusion qualification (unique per batch and list)."""
+    return f"blimpgen {tag} list {list_index:03d} done"
 
 
 @dataclass(frozen=True)
@@ -67,6 +94,31 @@ class LoadedBatch:
     def slots(self) -> int:
         """Items per HIT, attention check included."""
         return len(next(iter(self.hits.values())).items)
+
+    def posting_lists(self) -> list[PostingList]:
+        """The lists to post, each with its replica HITs in posting order (see :class:`PostingList`)."""
+        plan = self.properties.get("blimpgen", {}).get("posting")
+        if plan is None:  # a batch written before posting plans: every HIT, by list
+            by_list: dict[int, list[str]] = {}
+            for code, hit in sorted(self.hits.items(), key=lambda entry: (entry[1].list_index, entry[1].replica)):
+                by_list.setdefault(hit.list_index, []).append(code)
+            return [PostingList(index, exclusion_name(self.tag, index), tuple(codes), ())
+                    for index, codes in by_list.items()]
+        try:
+            lists = [PostingList(int(entry["list"]), str(entry["qualification"]), tuple(entry["hits"]),
+                                 tuple(entry.get("exclude_workers", ()))) for entry in plan["lists"]]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise DataError(f"{self.folder / PROPERTIES_FILE}: damaged posting plan ({exc}); "
+                            "rewrite the batch") from None
+        unknown = [code for entry in lists for code in entry.hits if code not in self.hits]
+        if unknown:
+            raise DataError(f"{self.folder / PROPERTIES_FILE}: posting plan names HIT {unknown[0]!r} not in {KEY_FILE}")
+        return lists
+
+    def assignments(self, code: str) -> int:
+        """Assignments HIT ``code`` is posted with (a top-up sets them per HIT)."""
+        per_hit = self.properties.get("blimpgen", {}).get("assignments", {})
+        return int(per_hit.get(code, self.assignments_per_hit))
 
     def batch_rows(self) -> list[dict[str, str]]:
         """The ``batch.csv`` rows, rebuilt from the key (identical to the file's)."""
@@ -98,7 +150,7 @@ def write_batch(data: Path | str, out: Path | str, options: BatchOptions,
     if out.is_dir() and any(out.iterdir()) and not is_batch_folder(out):
         raise OptionError(f"{out}: folder is not empty and holds no batch; choose a new or empty folder")
     pairs = [pair for path in data_files(data) for pair in read_pairs(path)]
-    design = design_batch(pairs, options)
+    design = with_opaque_ids(design_batch(pairs, options), secrets.token_bytes(32))
     properties = (properties or HitProperties()).with_reward(design.slots)
     layout = render_page(design.slots, standalone=False, title=title)
     standalone = render_page(design.slots, standalone=True, title=title)
@@ -111,16 +163,27 @@ def write_batch(data: Path | str, out: Path | str, options: BatchOptions,
     cost = estimate_cost(properties.reward, len(design.hits), options.assignments_per_hit)
 
     with atomic_directory(out, overwrite=True, is_ours=lambda folder: True, owned=is_batch_file) as tmp:
-        _write_text(tmp / LAYOUT_FILE, layout)
-        _write_csv(tmp / BATCH_FILE, header, ([row[name] for name in header] for row in rows))
-        _write_csv(tmp / KEY_FILE, KEY_COLUMNS, (_key_row(hit, item) for hit in design.hits for item in hit.items))
-        _write_text(tmp / PROPERTIES_FILE, json.dumps(_properties_json(design, properties, cost), indent=2) + "\n")
+        write_text(tmp / LAYOUT_FILE, layout)
+        write_text(tmp / PAGE_FILE, standalone)
+        write_csv(tmp / BATCH_FILE, header, ([row[name] for name in header] for row in rows))
+        write_csv(tmp / KEY_FILE, KEY_COLUMNS, (key_row(hit, item) for hit in design.hits for item in hit.items))
+        write_text(tmp / PROPERTIES_FILE, json.dumps(_properties_json(design, properties, cost), indent=2) + "\n")
         for hit, row in zip(design.hits, rows, strict=True):
             page = fill(standalone, row)
-            _write_text(tmp / "preview" / f"{hit.code}.html", page)
+            write_text(tmp / "preview" / f"{hit.code}.html", page)
             if questions:
-                _write_text(tmp / "questions" / f"{hit.code}.xml", question_xml(page))
+                write_text(tmp / "questions" / f"{hit.code}.xml", question_xml(page))
     return WrittenBatch(folder=out, design=design, properties=properties, cost=cost)
+
+
+def with_opaque_ids(design: Design, secret: bytes) -> Design:
+    """``design`` with every item's page id an HMAC under ``secret`` (a fresh one per batch, kept nowhere).
+
+    The ids go into ``key.csv`` beside what they stand for, so the secret is not needed again.
+    """
+    hits = tuple(replace(hit, items=tuple(replace(item, item_id=opaque_item_id(secret, hit.code, item))
+                                          for item in hit.items)) for hit in design.hits)
+    return replace(design, hits=hits)
 
 
 def is_batch_folder(folder: Path) -> bool:
@@ -162,10 +225,10 @@ def load_batch(folder: Path | str) -> LoadedBatch:
                        judgments_requested=judgments, properties=properties)
 
 
-def _key_row(hit: Hit, item: Item) -> list[str]:
+def key_row(hit: Hit, item: Item) -> list[str]:
     return [hit.code, str(hit.list_index), str(hit.replica), str(item.slot), item.kind, item.uid,
             item.linguistics_term, item.field, item.pair_id, str(item.good_position), item.sentence_good,
-            item.sentence_bad, item.source]
+            item.sentence_bad, item.source, item.item_id]
 
 
 def _read_key(path: Path) -> dict[str, Hit]:
@@ -174,14 +237,15 @@ def _read_key(path: Path) -> dict[str, Hit]:
     reader = csv.reader(io.StringIO(read_text(path, error=SpecError, encoding="utf-8-sig"), newline=""))
     try:
         header = next(reader, [])
-        if tuple(header) != KEY_COLUMNS:
+        columns = tuple(header)
+        if columns not in (KEY_COLUMNS, OLD_KEY_COLUMNS):
             raise SpecError(f"expected columns {', '.join(KEY_COLUMNS)}", str(path), 1)
         for cells in reader:
             row = [csv_value(cell) for cell in cells]
             line = reader.line_num
-            if len(row) != len(KEY_COLUMNS):
-                raise SpecError(f"has {len(row)} fields, expected {len(KEY_COLUMNS)}", str(path), line)
-            record = dict(zip(KEY_COLUMNS, row, strict=True))
+            if len(row) != len(columns):
+                raise SpecError(f"has {len(row)} fields, expected {len(columns)}", str(path), line)
+            record = dict(zip(columns, row, strict=True))
             try:
                 slot, list_index, replica = int(record["slot"]), int(record["list"]), int(record["replica"])
                 good = int(record["good_position"])
@@ -193,7 +257,8 @@ def _read_key(path: Path) -> dict[str, Hit]:
             places.setdefault(code, (list_index, replica))
             items.setdefault(code, []).append(Item(
                 slot, record["kind"], record["UID"], record["pair_id"], record["sentence_good"],
-                record["sentence_bad"], good, record["linguistics_term"], record["field"], record["source"]))
+                record["sentence_bad"], good, record["linguistics_term"], record["field"], record["source"],
+                record.get("item_id", "")))
     except csv.Error as exc:
         raise SpecError(f"damaged: {exc}", str(path), reader.line_num) from None
     if not items:
@@ -235,16 +300,31 @@ def _properties_json(design: Design, properties: HitProperties, cost: dict[str, 
             "hits": len(design.hits),
             "hourly_wage": str(properties.hourly_wage),
             "cost": cost,
+            "posting": posting_plan(design.tag, design.hits),
         },
     }
 
 
-def _write_text(path: Path, text: str) -> None:
+def posting_plan(tag: str, hits: Iterable[Hit],
+                 exclude: dict[int, Sequence[str]] | None = None) -> dict[str, Any]:
+    """The ``posting`` section of ``hit_properties.json``: per list, its qualification and HITs in order."""
+    by_list: dict[int, list[Hit]] = {}
+    for hit in hits:
+        by_list.setdefault(hit.list_index, []).append(hit)
+    return {"replicas": "one after another per list; lists in parallel",
+            "exclusion": "DoesNotExist on a per-list qualification granted to each worker who submits on the list",
+            "lists": [{"list": index, "qualification": exclusion_name(tag, index),
+                       "hits": [hit.code for hit in sorted(members, key=lambda hit: hit.replica)],
+                       "exclude_workers": sorted((exclude or {}).get(index, ()))}
+                      for index, members in sorted(by_list.items())]}
+
+
+def write_text(path: Path, text: str) -> None:
     """One file of the batch (inside the temporary folder that becomes the batch)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(text.encode("utf-8"))
 
 
-def _write_csv(path: Path, header: Sequence[str], rows: Iterable[Sequence[str]]) -> None:
+def write_csv(path: Path, header: Sequence[str], rows: Iterable[Sequence[str]]) -> None:
     """RFC 4180: CRLF line ends, fields quoted when needed, UTF-8 without BOM, no formula cells."""
-    _write_text(path, csv_text(header, rows, lineterminator="\r\n"))
+    write_text(path, csv_text(header, rows, lineterminator="\r\n"))

@@ -16,6 +16,7 @@ a random slot. Every random choice draws from its own stream seeded by ``(seed, 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import math
 import random
 from collections.abc import Iterable, Sequence
@@ -88,6 +89,7 @@ class Item:
     linguistics_term: str = ""
     field: str = ""
     source: str = ""
+    item_id: str = ""
 
     @property
     def options(self) -> tuple[str, str]:
@@ -98,8 +100,13 @@ class Item:
 
     @property
     def code(self) -> str:
-        """Self-decoding id ``slot|kind|UID|pair_id`` (parts percent-encoded); no answer in it."""
+        """Self-decoding id ``slot|kind|UID|pair_id`` (parts percent-encoded); kept in the key, never in the page."""
         return "|".join([str(self.slot), self.kind, quote(self.uid, safe=""), quote(self.pair_id, safe="")])
+
+
+def opaque_item_id(secret: bytes, hit_code: str, item: Item) -> str:
+    """The id a page shows for ``item``: an HMAC of its code, so it reveals neither kind, paradigm nor pair."""
+    return hmac.new(secret, f"{hit_code}|{item.code}".encode(), hashlib.sha256).hexdigest()[:16]
 
 
 def decode_item_code(code: str) -> tuple[int, str, str, str]:
@@ -213,7 +220,7 @@ def design_batch(pairs: Iterable[MinimalPair], options: BatchOptions) -> Design:
 
 def _place(item: Item, slot: int, side: int) -> Item:
     return Item(slot, item.kind, item.uid, item.pair_id, item.sentence_good, item.sentence_bad, 1 + side,
-                item.linguistics_term, item.field, item.source)
+                item.linguistics_term, item.field, item.source, item.item_id)
 
 
 def _group(pairs: Iterable[MinimalPair]) -> dict[str, list[tuple[str, MinimalPair]]]:

@@ -98,7 +98,7 @@ def hit_values(hit: Hit) -> dict[str, str]:
     values = {HIT_FIELD: hit.code}
     for item in hit.items:
         first, second = item.options
-        values[f"s{item.slot}_id"] = item.code
+        values[f"s{item.slot}_id"] = item.item_id or item.code
         values[f"s{item.slot}_a"] = element_text(first)
         values[f"s{item.slot}_b"] = element_text(second)
     return values

@@ -203,8 +203,9 @@ def _parse_row(fields: list[str], header: list[str], path: Path, line: int, orde
         if value not in ANSWERS:
             return bad(f"Answer.{QUESTION_PREFIX}{item.slot} is {value!r}; expected 1, 2 or empty")
         shown = raw.get(f"Input.s{item.slot}_id")
-        if shown is not None and shown != item.code:
-            return bad(f"Input.s{item.slot}_id {shown!r} differs from the batch key ({item.code!r})")
+        expected = item.item_id or item.code
+        if shown is not None and shown != expected:
+            return bad(f"Input.s{item.slot}_id {shown!r} differs from the batch key ({expected!r})")
         for column, sentence in zip("ab", item.options, strict=True):
             text = raw.get(f"Input.s{item.slot}_{column}")
             if text is not None and text != element_text(sentence):

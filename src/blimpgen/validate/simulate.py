@@ -11,8 +11,9 @@ format (bookkeeping columns, ``Input.*`` from ``batch.csv``, ``Answer.*`` from t
 * bots: random answers, fill the hidden honeypot field, answer fast.
 * inattentive: mostly click the first option of every question, 1 s per item.
 
-MTurk never gives one worker the same HIT twice, but may give them two replicas of a list;
-the simulator does the same, so ingest's duplicate-worker rule is exercised too.
+The marketplace is played as the posting script runs it: replicas of a list one after another,
+each list guarded by its exclusion qualification (see :func:`_run_market`), so no worker takes
+two replicas of a list and no paid assignment is discarded as ``duplicate_worker_on_list``.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 import base64
 import csv
 import hashlib
+import heapq
 import io
 import random
 from collections.abc import Iterable, Mapping, Sequence
@@ -103,6 +105,7 @@ class SimulationResult:
     n_rows: int
     workers: tuple[SimulatedWorker, ...]
     expected_individual: dict[str, float]
+    unfilled: int = 0
 
     def kinds(self) -> dict[str, int]:
         """Workers per kind."""
@@ -132,20 +135,84 @@ def simulate(batch_folder: Path | str, out: Path | str,
     if unknown:
         raise OptionError(f"paradigm-accuracy: {', '.join(unknown)} not in this batch; "
                           f"it has {', '.join(sorted(uids))}")
-    if options.workers < batch.assignments_per_hit:
-        raise OptionError(f"workers {options.workers} is below the {batch.assignments_per_hit} assignments per HIT")
-    rng = random.Random(f"{options.seed}:simulate")
-    pool = _pool(options, rng)
-    submissions = []
-    for number, hit in enumerate(batch.hits.values()):
-        for rank, worker in enumerate(rng.sample(pool, batch.assignments_per_hit)):
-            accept = START + timedelta(seconds=97 * number + 13 * rank)
-            submissions.append(_answer(batch, hit.code, worker, options, rng, accept))
+    per_list = max(sum(batch.assignments(code) for code in plan.hits) for plan in batch.posting_lists())
+    if options.workers < per_list:
+        raise OptionError(f"workers {options.workers} is below the {per_list} assignments of a list "
+                          "(each needs a worker of its own)")
+    pool = _pool(options, random.Random(f"{options.seed}:simulate"))
+    submissions, unfilled = _run_market(batch, pool, options, random.Random(f"{options.seed}:{batch.tag}:market"))
     path = write_results(out, batch, submissions)
     attentive = [w for w in pool if w.kind == "attentive"]
     expected = {uid: sum(_accuracy(w, uid, options) for w in attentive) / len(attentive) for uid in sorted(uids)} \
         if attentive else {}
-    return SimulationResult(path=path, n_rows=len(submissions), workers=tuple(pool), expected_individual=expected)
+    return SimulationResult(path=path, n_rows=len(submissions), workers=tuple(pool), expected_individual=expected,
+                            unfilled=unfilled)
+
+
+def _run_market(batch: LoadedBatch, pool: Sequence[SimulatedWorker], options: SimulationOptions,
+                rng: random.Random) -> tuple[list[Submission], int]:
+    """Play the marketplace as the posting script runs it (:class:`~blimpgen.validate.batch.PostingList`).
+
+    Workers arrive one at a time and take a random open HIT they qualify for: one they have not
+    taken, on a list whose exclusion qualification they do not hold. A submission grants the
+    qualification; a HIT is complete when all its assignments are submitted, and only then does the
+    list's next replica open. A worker works on one HIT at a time.
+
+    Returns:
+        The submissions in acceptance order, and the assignments no eligible worker was left for.
+    """
+    plans = batch.posting_lists()
+    excluded = {plan.list_index: set(plan.exclude_workers) for plan in plans}
+    queue = {plan.list_index: list(plan.hits) for plan in plans}
+    open_hits: dict[str, int] = {}  # HIT code -> assignments still available
+    pending: dict[str, int] = {}  # HIT code -> assignments accepted, not yet submitted
+    takers: dict[str, set[str]] = {}
+    for codes in queue.values():
+        if codes:
+            code = codes.pop(0)
+            open_hits[code], pending[code], takers[code] = batch.assignments(code), 0, set()
+    submits: list[tuple[float, int, str, str]] = []  # (time, order, HIT code, worker)
+    arrivals = [(rng.uniform(0, 600), number) for number in range(len(pool))]
+    heapq.heapify(arrivals)
+    submissions: list[Submission] = []
+    order = 0
+
+    def settle(until: float) -> None:
+        while submits and submits[0][0] <= until:
+            _, _, code, worker = heapq.heappop(submits)
+            excluded[batch.hits[code].list_index].add(worker)
+            pending[code] -= 1
+            if open_hits[code] == 0 and pending[code] == 0:
+                del open_hits[code]
+                following = queue[batch.hits[code].list_index]
+                if following:
+                    new = following.pop(0)
+                    open_hits[new], pending[new], takers[new] = batch.assignments(new), 0, set()
+
+    while arrivals:
+        now, number = heapq.heappop(arrivals)
+        settle(now)
+        worker = pool[number]
+        eligible = [code for code, left in open_hits.items() if left and worker.worker_id not in takers[code]
+                    and worker.worker_id not in excluded[batch.hits[code].list_index]]
+        if not eligible:
+            if submits:  # a submission may open a replica this worker can take
+                heapq.heappush(arrivals, (submits[0][0] + rng.uniform(1, 60), number))
+            continue
+        code = rng.choice(sorted(eligible))
+        open_hits[code] -= 1
+        pending[code] += 1
+        takers[code].add(worker.worker_id)
+        accept = START + timedelta(seconds=round(now))
+        answered = _answer(batch, code, worker, options, rng, accept)
+        submissions.append(answered)
+        done = now + answered.seconds
+        order += 1
+        heapq.heappush(submits, (done, order, code, worker.worker_id))
+        heapq.heappush(arrivals, (done + rng.uniform(5, 300), number))
+    settle(float("inf"))
+    unfilled = sum(open_hits.values()) + sum(batch.assignments(code) for codes in queue.values() for code in codes)
+    return submissions, unfilled
 
 
 def results_columns(batch: LoadedBatch, inputs: Sequence[str]) -> list[str]:

@@ -97,7 +97,8 @@ def summary_markdown(analysis: Analysis) -> str:
     ]
     if short:
         lines += [f"{len(short)} pair(s) have fewer than the {analysis.batch.judgments_requested} judgments asked "
-                  f"for after exclusions (fewest: {min(p.n_judgments for p in short)}); consider reposting them.", ""]
+                  f"for after exclusions (fewest: {min(p.n_judgments for p in short)}); "
+                  "repost them with `blimpgen validate repost`.", ""]
     lines += ["## Paradigms", "", "| UID | pairs | agree | aggregate | individual | judgments | pass |",
               "|---|---:|---:|---:|---:|---:|---|"]
     lines += [f"| {p.uid} | {p.n_pairs} | {p.n_majority} | {_percent(p.human_accuracy)} | "
