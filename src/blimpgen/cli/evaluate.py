@@ -56,6 +56,8 @@ DEPRECATED = {"first_token": "--first-token", "pll": "--pll", "ngram_model": "--
 @click.option("--limit", type=click.IntRange(min=1), help="At most N pairs per paradigm (items per suite).")
 @click.option("--save-tokens", is_flag=True, help="Pairs: also save every token's log-probability.")
 @click.option("--paradigms", "show_paradigms", is_flag=True, help="Print per-paradigm (per-suite) rows too.")
+@click.option("-q", "--quiet", is_flag=True,
+              help="No progress on stderr (by default: a bar on a terminal, else a line every 10 s).")
 @click.option("--first-token", hidden=True)
 @click.option("--pll", hidden=True)
 @click.option("--ngram-model", hidden=True)
@@ -63,7 +65,7 @@ DEPRECATED = {"first_token": "--first-token", "pll": "--pll", "ngram_model": "--
 @click.option("--unigram-corpus", hidden=True)
 def eval_command(scorer, scorer_option, list_options, model, device, dtype, device_map, data, out, method, reduction,
                  slor_corpus, tie, probe_method, top_k, sensitivity_margin, limit, save_tokens, show_paradigms,
-                 first_token, pll, ngram_model, batch_tokens, unigram_corpus) -> None:
+                 quiet, first_token, pll, ngram_model, batch_tokens, unigram_corpus) -> None:
     """Score minimal pairs (or cloze probe items) with a language model and report accuracy like BLiMP."""
     from blimpgen.evaluate.distributed import is_main_process
     from blimpgen.evaluate.runner import format_table, run_eval
@@ -94,7 +96,7 @@ def eval_command(scorer, scorer_option, list_options, model, device, dtype, devi
                "save_tokens": save_tokens or None, "probe_method": probe_method, "top_k": tuple(top_k) or None,
                "margin": sensitivity_margin}
     result = run_eval(scorer, command_line_options(scorer, assignments, flags), data, out,
-                      {key: value for key, value in options.items() if value is not None}, show_progress=True)
+                      {key: value for key, value in options.items() if value is not None}, show_progress=not quiet)
     if is_main_process():
         click.echo(format_table(result, detail=show_paradigms))
         if out:

@@ -22,6 +22,39 @@ class TorchScorer(Scorer):
 
         return {**options, "device": f"cuda:{local_rank}"} if torch.cuda.is_available() else options
 
+    def provenance(self) -> dict[str, Any]:
+        """The model's id, its revision (a model from the Hugging Face cache: the commit its
+        config was read from) or, from a local folder, the SHA-256 of its weight files
+        (:func:`~blimpgen.evaluate.provenance.weights_digest`); its device(s) and dtype."""
+        return model_provenance(getattr(self, "model", None), getattr(self, "model_name", None),
+                                getattr(self, "dtype", None))
+
+
+def model_provenance(model: Any, name: str | None, dtype: str | None) -> dict[str, Any]:
+    """``results.json``'s record of a loaded ``transformers`` model (see :meth:`TorchScorer.provenance`)."""
+    from pathlib import Path
+
+    from blimpgen.evaluate.provenance import weights_digest
+
+    config = getattr(model, "config", None)
+    source = name if name is not None else getattr(config, "name_or_path", None)
+    record: dict[str, Any] = {"id": source, "class": type(model).__name__,
+                              "model_type": getattr(config, "model_type", None),
+                              "revision": getattr(config, "_commit_hash", None),
+                              "weights_sha256": None}
+    if source and Path(source).expanduser().is_dir():
+        record["local_folder"] = str(Path(source).expanduser().resolve())
+        record.update(weights_digest(source) or {})
+    device_map = getattr(model, "hf_device_map", None)
+    if device_map:
+        device: Any = {str(key): str(value) for key, value in device_map.items()}
+    else:
+        try:
+            device = str(next(model.parameters()).device)
+        except (AttributeError, StopIteration, TypeError):
+            device = None
+    return {"model": record, "device": device, "dtype": dtype}
+
 
 def resolve_device(device: str | None) -> Any:
     """The torch device to use: ``device``, or CUDA when available, else CPU.

@@ -176,7 +176,8 @@ class MaskedLMScorer(TorchScorer):
         device = self.model.get_input_embeddings().weight.device
         l2r = self.pll == "within-word-l2r"
         with torch.inference_mode():
-            for batch in self._batches([len(plans[q][0]) for q in row_query]):
+            batches = self._batches([len(plans[q][0]) for q in row_query])
+            for done, batch in enumerate(batches, 1):
                 width = len(plans[row_query[batch[0]]][0])
                 members = sorted({row_query[r] for r in batch})
                 local = {q: m for m, q in enumerate(members)}
@@ -199,6 +200,7 @@ class MaskedLMScorer(TorchScorer):
                                            self.model.config.vocab_size)
                 for r, value in zip(batch, logprobs.tolist()):
                     values[r] = value
+                self.report_batch(done, len(batches))
         by_query = {}
         start = 0
         for q, query in enumerate(unique):
