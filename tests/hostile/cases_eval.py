@@ -254,7 +254,7 @@ CASES = [
     case("E11d", "--reduction slor without --slor-corpus", [cli(*EVAL, "--reduction", "slor", "--data", "d1.jsonl")],
          Error("reduction 'slor' needs a unigram model: pass --slor-corpus FILE")),
     case("E11e", "--scorer hf-masked on a causal model", [cli(*EVAL, "--scorer", "hf-masked", "--data", "d1.jsonl")],
-         Error("unknown model 'MODEL'")),
+         Error("use --scorer hf-causal")),
     case("E12a", "a model folder without tokenizer files", [cli(*EVAL[:1], "--model", "m1", "--device", "cpu",
                                                                 "--data", "d1.jsonl")],
          Error("model folder m1 has no tokenizer files"),

@@ -33,6 +33,11 @@ DEPRECATED = {"first_token": "--first-token", "pll": "--pll", "ngram_model": "--
 @click.option("--device", help="Sets the scorer option device: cpu, cuda, cuda:1 ... [cuda when available].")
 @click.option("--dtype", type=click.Choice(DTYPES), help="Sets the scorer option dtype [float32].")
 @click.option("--device-map", help="Sets the scorer option device_map, e.g. auto for models larger than one device.")
+@click.option("--tokenizer", help="Sets the scorer option tokenizer: HF id or local folder of the tokenizer to use "
+                                  "instead of the model's (hf-causal, hf-masked).")
+@click.option("--model-arg", "model_arg", multiple=True, metavar="KEY=VALUE",
+              help="A from_pretrained argument (repeatable), e.g. revision=main, trust_remote_code=true, "
+                   "attn_implementation=eager; revision and trust_remote_code reach the tokenizer too.")
 @click.option("--data", "data", multiple=True, type=click.Path(),
               help="BLiMP-schema JSONL file or folder of them, or of probe items (repeatable; one kind per run). "
                    "Required.")
@@ -56,17 +61,21 @@ DEPRECATED = {"first_token": "--first-token", "pll": "--pll", "ngram_model": "--
 @click.option("--limit", type=click.IntRange(min=1), help="At most N pairs per paradigm (items per suite).")
 @click.option("--save-tokens", is_flag=True, help="Pairs: also save every token's log-probability.")
 @click.option("--paradigms", "show_paradigms", is_flag=True, help="Print per-paradigm (per-suite) rows too.")
+@click.option("-q", "--quiet", is_flag=True,
+              help="No progress on stderr (by default: a bar on a terminal, else a line every 10 s).")
 @click.option("--first-token", hidden=True)
 @click.option("--pll", hidden=True)
 @click.option("--ngram-model", hidden=True)
 @click.option("--batch-tokens", hidden=True)
 @click.option("--unigram-corpus", hidden=True)
-def eval_command(scorer, scorer_option, list_options, model, device, dtype, device_map, data, out, method, reduction,
+def eval_command(scorer, scorer_option, list_options, model, device, dtype, device_map, tokenizer, model_arg, data,
+                 out, method, reduction,
                  slor_corpus, tie, probe_method, top_k, sensitivity_margin, limit, save_tokens, show_paradigms,
-                 first_token, pll, ngram_model, batch_tokens, unigram_corpus) -> None:
+                 quiet, first_token, pll, ngram_model, batch_tokens, unigram_corpus) -> None:
     """Score minimal pairs (or cloze probe items) with a language model and report accuracy like BLiMP."""
     from blimpgen.evaluate.distributed import is_main_process
     from blimpgen.evaluate.runner import format_table, run_eval
+    from blimpgen.evaluate.scoring.options import parse_model_args
     from blimpgen.evaluate.scoring.registrations import command_line_options, scorers
     from blimpgen.evaluate.scoring.registrations import list_options as describe
 
@@ -89,12 +98,14 @@ def eval_command(scorer, scorer_option, list_options, model, device, dtype, devi
         if reduction == "slor" and slor_corpus is None:
             slor_corpus = unigram_corpus
     flags = {key: value for key, value in (("model", model), ("device", device), ("dtype", dtype),
-                                           ("device_map", device_map)) if value is not None}
+                                           ("device_map", device_map), ("tokenizer", tokenizer)) if value is not None}
+    if model_arg:
+        flags["model_args"] = parse_model_args(model_arg)
     options = {"method": method, "reduction": reduction, "unigram_corpus": slor_corpus, "tie": tie, "limit": limit,
                "save_tokens": save_tokens or None, "probe_method": probe_method, "top_k": tuple(top_k) or None,
                "margin": sensitivity_margin}
     result = run_eval(scorer, command_line_options(scorer, assignments, flags), data, out,
-                      {key: value for key, value in options.items() if value is not None}, show_progress=True)
+                      {key: value for key, value in options.items() if value is not None}, show_progress=not quiet)
     if is_main_process():
         click.echo(format_table(result, detail=show_paradigms))
         if out:

@@ -5,7 +5,9 @@ so a failed run leaves no partial result and never new files beside old ones; ev
 the options that produced it):
 
 * the task's records file (``pairs.jsonl``, ``items.jsonl``): one scored row per record;
-* ``results.json``: the options (the scorer's and the task's) and the task's summary;
+* ``results.json``: the options (the scorer's and the task's), the run's provenance (library
+  versions, model revision or weights hash, device, dtype, date, command line, the data's
+  seed and hashes per paradigm: :mod:`blimpgen.evaluate.provenance`) and the task's summary;
 * ``results.csv``: the same summary, one row per level (and metric).
 
 Under ``accelerate launch`` (or any launcher that sets ``WORLD_SIZE``) every process scores its
@@ -19,7 +21,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +31,8 @@ from blimpgen._io import data_files, same_file, write_files
 from blimpgen.errors import DataError, OptionError
 from blimpgen.evaluate.checks import check_not_all_ties
 from blimpgen.evaluate.distributed import distributed, is_main_process, launched_processes, local_rank, run_shards
+from blimpgen.evaluate.progress import Progress
+from blimpgen.evaluate.provenance import data_provenance, run_provenance
 from blimpgen.evaluate.rows import csv_text, to_json
 from blimpgen.evaluate.scoring.base import Scorer
 from blimpgen.evaluate.scoring.registrations import make_scorer, scorer_id, scorers
@@ -146,6 +149,7 @@ class EvalResult:
     rows: list[Any]
     summary: Summary
     skipped: list[str] = field(default_factory=list)
+    provenance: dict[str, Any] = field(default_factory=dict)
 
 
 def evaluate(scorer: Scorer, data: Data | str | Path | Sequence[str | Path],
@@ -171,8 +175,13 @@ def evaluate(scorer: Scorer, data: Data | str | Path | Sequence[str | Path],
 
 
 def run_task(task: EvalTask, scorer: Scorer, data: Data, selection: Selection,
-             progress: Callable[[int], None] | None = None) -> EvalResult:
+             progress: Callable[[int], None] | None = None,
+             reporter: Progress | None = None) -> EvalResult:
     """Score ``selection`` with ``task``: prepare, plan every chunk, score each, check, summarize.
+
+    Args:
+        progress: called with the number of records scored after each chunk.
+        reporter: shown records done after every batch the scorer runs (estimated within a chunk).
 
     Raises:
         DataError: naming a record that cannot be scored, on every process of a distributed run.
@@ -186,17 +195,36 @@ def run_task(task: EvalTask, scorer: Scorer, data: Data, selection: Selection,
         plans = [task.plan(scorer, records[begin:begin + task.chunk]) for begin in range(0, len(records), task.chunk)]
         rows: list[Any] = []
         for plan in plans:
+            if reporter is not None:  # this process's share, scaled to all processes' records
+                scorer.batch_hook = _batch_hook(reporter, len(rows), len(plan), world)
             rows += task.score(scorer, plan)
             if progress is not None:
                 progress(len(plan))
+            if reporter is not None:
+                reporter.update_to(len(rows) * world)
         return rows
 
-    rows = run_shards(shard, rank, world, gather)
+    try:
+        rows = run_shards(shard, rank, world, gather)
+    finally:
+        scorer.batch_hook = None
+        if reporter is not None:
+            reporter.close()
     check_not_all_ties(rows, task, scorer)
     options = {**scorer.options(), "scorer": scorer_id(scorer), **task.settings(), "data": data.sources,
                f"n_{task.noun}s": len(rows), **task.selection_settings(selection), "processes": world,
                "blimpgen_version": __version__}
-    return EvalResult(task, options, rows, task.summarize(rows), list(selection.skipped))
+    provenance = run_provenance(scorer.provenance(),
+                                data_provenance((record for record, _ in selection.kept), task.group_of))
+    return EvalResult(task, options, rows, task.summarize(rows), list(selection.skipped), provenance)
+
+
+def _batch_hook(reporter: Progress, base: int, size: int, world: int) -> Callable[[int, int], None]:
+    """Show ``base`` records plus the share of a chunk of ``size`` that its batches done say."""
+    def hook(done: int, total: int) -> None:
+        reporter.update_to((base + size * done / max(1, total)) * world)
+
+    return hook
 
 
 def write_results(result: EvalResult, out: str | Path) -> list[Path]:
@@ -209,7 +237,8 @@ def write_results(result: EvalResult, out: str | Path) -> list[Path]:
     task, summary = result.task, result.summary
     refuse_output_over_data(out, result.options.get("data", ()), task.records_file)
     records = "".join(json.dumps(to_json(row), ensure_ascii=False) + "\n" for row in result.rows)
-    body = {**result_header(task.record_type), "options": result.options, **summary.to_json()}
+    body = {**result_header(task.record_type), "options": result.options, "provenance": result.provenance,
+            **summary.to_json()}
     texts = ((task.records_file, records), ("results.json", json.dumps(body, indent=2, ensure_ascii=False) + "\n"),
              ("results.csv", csv_text(summary.csv_row_type, summary.csv_rows(result.options))))
     return write_files([(out / name, text) for name, text in texts])  # all three, or none replaced
@@ -238,7 +267,8 @@ def run_eval(scorer_name: str, scorer_options: Mapping[str, Any], data: Sequence
         data: JSONL files or folders.
         out: the results folder (None: write nothing).
         options: the task's options, or the evaluation options given (name -> value).
-        show_progress: a progress bar on a terminal.
+        show_progress: progress on stderr: a bar on a terminal, else a line after the first batch
+            and then every 10 seconds (:mod:`blimpgen.evaluate.progress`).
 
     Raises:
         DataError: for bad data or a record that cannot be scored.
@@ -256,17 +286,8 @@ def run_eval(scorer_name: str, scorer_options: Mapping[str, Any], data: Sequence
     if launched_processes() > 1:
         scorer_options = scorers.get(scorer_name).place(dict(scorer_options), local_rank())
     scorer = make_scorer(scorer_name, **scorer_options)
-    progress: Callable[[int], None] | None = None
-    if show_progress and is_main_process() and sys.stderr.isatty():
-        from tqdm import tqdm
-
-        bar = tqdm(total=len(selection.kept), unit=task.noun, file=sys.stderr, leave=False)
-
-        def advance(count: int) -> None:
-            bar.update(count)
-
-        progress = advance
-    result = run_task(task, scorer, loaded, selection, progress)
+    reporter = Progress(len(selection.kept), task.noun) if show_progress and is_main_process() else None
+    result = run_task(task, scorer, loaded, selection, reporter=reporter)
     if out is not None and is_main_process():
         write_results(result, out)
     return result

@@ -33,7 +33,7 @@ def test_pairs_writes_pairs_json_and_csv_with_options(blimp_data: Path, tmp_path
     summary = json.loads((out / "results.json").read_text())
     assert summary["options"]["method"] == "full-sentence" and summary["options"]["tie_policy"] == "wrong"
     assert summary["options"]["scorer"] == first["scorer"] == "unigram.v1"  # the resolved registry id
-    assert "kind" not in summary and list(summary)[1:] == ["overall", "phenomena", "paradigms"]
+    assert "kind" not in summary and list(summary)[1:] == ["provenance", "overall", "phenomena", "paradigms"]
     assert set(summary["phenomena"]) == {"anaphor_agreement", "subject_verb_agreement"}
     rows = list(csv.DictReader((out / "results.csv").read_text().splitlines()))
     assert rows[0]["level"] == "overall" and rows[0]["reduction"] == "sum"

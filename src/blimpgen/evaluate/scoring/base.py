@@ -14,7 +14,7 @@ Nothing here imports torch; model families live in ``blimpgen.evaluate.scoring.s
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -119,6 +119,14 @@ class Scorer(ABC):
 
     #: registry name, for messages (results record the versioned registry id, ``hf-causal.v1``)
     name: ClassVar[str] = ""
+    #: called with (batches done, batches) as a scorer runs the batches of one call; set by the
+    #: runner for progress (:mod:`blimpgen.evaluate.progress`), None otherwise
+    batch_hook: Callable[[int, int], None] | None = None
+
+    def report_batch(self, done: int, total: int) -> None:
+        """Tell the runner that ``done`` of the ``total`` batches of the current call are scored."""
+        if self.batch_hook is not None:
+            self.batch_hook(done, total)
 
     @classmethod
     def place(cls, options: dict[str, Any], local_rank: int) -> dict[str, Any]:
@@ -174,6 +182,11 @@ class Scorer(ABC):
     def options(self) -> dict[str, Any]:
         """JSON-ready settings that determine the scores; written into every result file."""
         return {"scorer": self.name}
+
+    def provenance(self) -> dict[str, Any]:
+        """What ``results.json``'s ``provenance`` records of the model: ``model`` (an object naming
+        it, or None), ``device`` and ``dtype``. Default: a pure-Python scorer on the CPU."""
+        return {"model": None, "device": "cpu", "dtype": None}
 
     #: how multiple-choice probes are scored unless asked otherwise: ``sentence`` or ``blank``
     default_probe_method: ClassVar[str] = "sentence"

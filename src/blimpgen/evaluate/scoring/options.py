@@ -1,9 +1,11 @@
 """Scorer options: a scorer's constructor parameters are its options, checked against its signature.
 
 On the command line every option is ``--scorer-option KEY=VALUE`` (repeatable, like
-lm-evaluation-harness's ``--model_args``); four options every model scorer shares also have a
+lm-evaluation-harness's ``--model_args``); the options every model scorer shares also have a
 flag of their own (:data:`SHARED_FLAGS`: ``--model``, ``--device``, ``--dtype``,
-``--device-map``). A value is coerced from the parameter's annotation:
+``--device-map``, ``--tokenizer``, and ``--model-arg KEY=VALUE``, repeatable, which gathers
+the ``model_args`` mapping passed on to ``from_pretrained``: :func:`parse_model_args`).
+A value is coerced from the parameter's annotation:
 
 * ``int``, ``float``: parsed; ``bool``: ``true``/``false`` (also ``yes``/``no``, ``1``/``0``);
 * ``Literal[...]``: one of its values; ``str``, ``Path`` and ``Any``: the text as given;
@@ -29,7 +31,8 @@ from blimpgen.errors import OptionError, did_you_mean
 # torch dtypes a model scorer (and the learning curves) can run in
 DTYPES = ("float32", "bfloat16", "float16", "auto")
 # options that have a flag of their own, shared by the model scorers
-SHARED_FLAGS = {"model": "--model", "device": "--device", "dtype": "--dtype", "device_map": "--device-map"}
+SHARED_FLAGS = {"model": "--model", "device": "--device", "dtype": "--dtype", "device_map": "--device-map",
+                "tokenizer": "--tokenizer", "model_args": "--model-arg"}
 # annotation names the command line can give, and the type their text is parsed as
 _SCALARS: dict[str, type] = {"str": str, "Path": str, "PathLike": str, "Any": str, "int": int, "float": float,
                              "bool": bool}
@@ -142,6 +145,39 @@ def parse_assignments(assignments: Sequence[str]) -> dict[str, str]:
             raise OptionError(f"--scorer-option {key} is given twice ({key}={out[key]}, {key}={value})")
         out[key] = value
     return out
+
+
+def parse_model_args(assignments: Sequence[str]) -> dict[str, Any]:
+    """``--model-arg KEY=VALUE`` texts as ``from_pretrained`` keyword arguments; a value is
+    ``true``/``false``, ``none``, an integer, a number, else the text (``revision=v1.0``).
+
+    Raises:
+        OptionError: for a text without ``=`` or with an empty key, or a key given twice.
+    """
+    out: dict[str, Any] = {}
+    for text in assignments:
+        key, equals, value = text.partition("=")
+        key = key.strip()
+        if not equals or not key:
+            raise OptionError(f"--model-arg {text!r}: expected KEY=VALUE, e.g. revision=main")
+        if key in out:
+            raise OptionError(f"--model-arg {key} is given twice")
+        out[key] = _model_value(value)
+    return out
+
+
+def _model_value(text: str) -> Any:
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered in ("none", "null"):
+        return None
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            continue
+    return text
 
 
 def resolve_options(name: str, factory: Callable[..., Any], assignments: Mapping[str, str],

@@ -142,6 +142,10 @@ class EvalTask(ABC, Generic[PlanT]):
     def settings(self) -> dict[str, Any]:
         """This task's options as ``results.json`` records them (after :meth:`prepare`)."""
 
+    def group_of(self, record: Any) -> str:
+        """The paradigm (suite) a record belongs to: the rows of ``groups_key`` (default: its ``UID``)."""
+        return str(getattr(record, "UID", ""))
+
     def selection_settings(self, selection: Selection) -> dict[str, Any]:
         """What ``results.json`` records about the selection, after the record count (default: none)."""
         return {}

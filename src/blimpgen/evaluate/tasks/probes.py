@@ -190,6 +190,10 @@ class ProbeTask(EvalTask[ChunkPlan]):
         self.stamp = {"model": model_label(scorer.options()), "scorer": scorer_id(scorer),
                       "tie_policy": self.options.tie}
 
+    def group_of(self, record: Any) -> str:
+        """An item's suite."""
+        return suite_name(record)
+
     def plan(self, scorer: Scorer, chunk: Sequence[Located]) -> ChunkPlan:
         """Every item's blank and sentence queries (:func:`~.probe_plan.plan_chunk`).
 

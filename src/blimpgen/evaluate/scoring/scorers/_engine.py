@@ -118,8 +118,10 @@ def run_items(scorer: Any, items: Sequence[tuple[tuple[int, ...], int]], share: 
     out: list[list[float]] = [[0.0] * max(0, len(ids) - start) for ids, start in items]
     cap = min(PACK_TOKENS, scorer.batch_tokens)
     with torch.inference_mode():
-        for batch in _batches(_packs(items, cap, share), scorer.batch_tokens):
+        batches = _batches(_packs(items, cap, share), scorer.batch_tokens)
+        for done, batch in enumerate(batches, 1):
             _run_batch(scorer, torch, batch, out)
+            scorer.report_batch(done, len(batches))
     return out
 
 

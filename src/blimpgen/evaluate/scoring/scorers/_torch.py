@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+import os
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from blimpgen.errors import ModelLoadError, OptionError
@@ -21,6 +25,39 @@ class TorchScorer(Scorer):
         import torch
 
         return {**options, "device": f"cuda:{local_rank}"} if torch.cuda.is_available() else options
+
+    def provenance(self) -> dict[str, Any]:
+        """The model's id, its revision (a model from the Hugging Face cache: the commit its
+        config was read from) or, from a local folder, the SHA-256 of its weight files
+        (:func:`~blimpgen.evaluate.provenance.weights_digest`); its device(s) and dtype."""
+        return model_provenance(getattr(self, "model", None), getattr(self, "model_name", None),
+                                getattr(self, "dtype", None))
+
+
+def model_provenance(model: Any, name: str | None, dtype: str | None) -> dict[str, Any]:
+    """``results.json``'s record of a loaded ``transformers`` model (see :meth:`TorchScorer.provenance`)."""
+    from pathlib import Path
+
+    from blimpgen.evaluate.provenance import weights_digest
+
+    config = getattr(model, "config", None)
+    source = name if name is not None else getattr(config, "name_or_path", None)
+    record: dict[str, Any] = {"id": source, "class": type(model).__name__,
+                              "model_type": getattr(config, "model_type", None),
+                              "revision": getattr(config, "_commit_hash", None),
+                              "weights_sha256": None}
+    if source and Path(source).expanduser().is_dir():
+        record["local_folder"] = str(Path(source).expanduser().resolve())
+        record.update(weights_digest(source) or {})
+    device_map = getattr(model, "hf_device_map", None)
+    if device_map:
+        device: Any = {str(key): str(value) for key, value in device_map.items()}
+    else:
+        try:
+            device = str(next(model.parameters()).device)
+        except (AttributeError, StopIteration, TypeError):
+            device = None
+    return {"model": record, "device": device, "dtype": dtype}
 
 
 def resolve_device(device: str | None) -> Any:
@@ -77,30 +114,163 @@ def resolve_dtype(dtype: str, device: str | None) -> Any:
     return getattr(torch, dtype)
 
 
-def load_pretrained(auto_class: Any, name: str, dtype: Any, device_map: str | None,
-                    tokenizer: Any = None) -> tuple[Any, Any]:
-    """Load a model and its tokenizer by hub id or local path.
+# from_pretrained arguments that have an option of their own (``--model-arg`` may not set them)
+OWN_OPTIONS = {"dtype": "--dtype", "torch_dtype": "--dtype", "device_map": "--device-map",
+               "pretrained_model_name_or_path": "--model"}
+# from_pretrained arguments the tokenizer takes too (lm-evaluation-harness passes them both)
+TOKENIZER_ARGS = ("revision", "trust_remote_code", "cache_dir", "token", "local_files_only", "subfolder")
+# What each scorer loads, the scorer for the other kind, and how architectures name each kind
+_KINDS = {"AutoModelForCausalLM": ("causal", "hf-masked", ("MaskedLM",)),
+          "AutoModelForMaskedLM": ("masked", "hf-causal", ("CausalLM", "LMHeadModel"))}
+HUB_TIMEOUT = 3.0  # seconds to wait for the hub before calling it unreachable
+
+
+def loading_options(tokenizer: Any, model_args: Mapping[str, Any] | None) -> dict[str, Any]:
+    """What results record of a tokenizer override and ``--model-arg`` (nothing when neither is given)."""
+    out: dict[str, Any] = {}
+    if isinstance(tokenizer, str):
+        out["tokenizer"] = tokenizer
+    if model_args:
+        out["model_args"] = {key: value if isinstance(value, (str, int, float, bool)) or value is None else str(value)
+                             for key, value in model_args.items()}
+    return out
+
+
+def check_model_args(model_args: Mapping[str, Any] | None) -> dict[str, Any]:
+    """``--model-arg`` keys and values, refusing those with an option of their own.
 
     Raises:
-        ModelLoadError: one line naming the model when it cannot be found or loaded, or its
-            tokenizer is empty.
+        OptionError: naming the key and the option to use instead.
     """
-    from pathlib import Path
+    out = dict(model_args or {})
+    for key in out:
+        if key in OWN_OPTIONS:
+            raise OptionError(f"--model-arg {key}=...: use {OWN_OPTIONS[key]} instead")
+    return out
 
-    from transformers import AutoTokenizer
 
-    if name.startswith(("/", "./", "../", "~")) and not Path(name).expanduser().is_dir():
-        raise ModelLoadError(f"unknown model {name!r}: no such folder")
+def load_pretrained(auto_class: Any, name: str, dtype: Any, device_map: str | None,
+                    tokenizer: Any = None, model_args: Mapping[str, Any] | None = None) -> tuple[Any, Any]:
+    """Load a model and its tokenizer by hub id or local path.
+
+    Args:
+        auto_class: ``AutoModelForCausalLM`` or ``AutoModelForMaskedLM``.
+        name: the model's hub id or folder.
+        dtype: the torch dtype.
+        device_map: passed to ``from_pretrained``.
+        tokenizer: a loaded tokenizer, or the hub id or folder to load it from (default: ``name``).
+        model_args: more ``from_pretrained`` arguments (``revision``, ``trust_remote_code``,
+            ``attn_implementation``...); revision and trust_remote_code reach the tokenizer too.
+
+    Raises:
+        ModelLoadError: one line naming the model when it cannot be found or loaded (offline or
+            with the hub unreachable: at once, naming the cause), when it is another kind of
+            model than the scorer's (naming the scorer to use), or its tokenizer is empty.
+    """
+    from transformers import AutoConfig, AutoTokenizer
+
+    arguments = check_model_args(model_args)
+    for target in (name, tokenizer):
+        if isinstance(target, str):
+            _check_reachable(target, arguments.get("revision"))
+            if not Path(target).expanduser().is_dir() and not hub_reachable():
+                arguments["local_files_only"] = True  # in the cache: no retries against an unreachable hub
+    shared = {key: arguments[key] for key in TOKENIZER_ARGS if key in arguments}
     try:
-        if tokenizer is None:
-            tokenizer = AutoTokenizer.from_pretrained(name)
-            check_tokenizer(tokenizer, None, name)  # before the (possibly large) weights load
-        model = auto_class.from_pretrained(name, dtype=dtype, device_map=device_map)
+        config = AutoConfig.from_pretrained(name, **shared)
+        check_model_kind(auto_class, config, name)
+        if tokenizer is None or isinstance(tokenizer, str):
+            source = name if tokenizer is None else tokenizer
+            loaded = AutoTokenizer.from_pretrained(source, **shared)
+            check_tokenizer(loaded, None, source)  # before the (possibly large) weights load
+            tokenizer = loaded
+        model = auto_class.from_pretrained(name, dtype=dtype, device_map=device_map, **arguments)
     except (OSError, ValueError, KeyError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ModelLoadError(f"unknown model {name!r}: not a local model folder and not loadable from the "
                              f"Hugging Face hub ({first[:160]})") from None
+    except TypeError as exc:  # a --model-arg the model class does not take
+        raise ModelLoadError(f"model {name!r}: {str(exc).strip().splitlines()[0][:200]} (check --model-arg)"
+                             ) from None
     return model, tokenizer
+
+
+def check_model_kind(auto_class: Any, config: Any, name: str) -> None:
+    """Refuse a causal LM under ``hf-masked`` and a masked LM under ``hf-causal``, naming the scorer to use.
+
+    Raises:
+        ModelLoadError: naming the model's architecture and the right scorer.
+    """
+    from transformers.models.auto import modeling_auto
+
+    wanted, other_scorer, other_names = _KINDS.get(getattr(auto_class, "__name__", ""), ("", "", ()))
+    if not wanted:
+        return
+    mapping = {"causal": modeling_auto.MODEL_FOR_CAUSAL_LM_MAPPING_NAMES,
+               "masked": modeling_auto.MODEL_FOR_MASKED_LM_MAPPING_NAMES}
+    model_type = getattr(config, "model_type", "")
+    architectures = list(getattr(config, "architectures", None) or [])
+    other = "masked" if wanted == "causal" else "causal"
+    named_other = bool(architectures) and all(any(n in a for n in other_names) for a in architectures)
+    if named_other or (model_type not in mapping[wanted] and model_type in mapping[other]):
+        what = ", ".join(architectures) or model_type
+        raise ModelLoadError(f"model {name!r} is a {other} language model ({what}), not a {wanted} one; "
+                             f"use --scorer {other_scorer}")
+
+
+def offline() -> str | None:
+    """The variable that puts the Hugging Face libraries offline (``HF_HUB_OFFLINE=1``...), if set."""
+    for variable in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"):
+        if os.environ.get(variable, "").strip().lower() in ("1", "true", "yes", "on"):
+            return variable
+    return None
+
+
+@functools.cache
+def hub_reachable() -> bool:
+    """Whether the Hugging Face hub (``HF_ENDPOINT``) accepts a connection within :data:`HUB_TIMEOUT`
+    seconds; False when offline is asked for (:func:`offline`)."""
+    import socket
+    from urllib.parse import urlparse
+
+    if offline():
+        return False
+    endpoint = urlparse(os.environ.get("HF_ENDPOINT", "https://huggingface.co"))
+    try:
+        with socket.create_connection((endpoint.hostname or "huggingface.co",
+                                       endpoint.port or (80 if endpoint.scheme == "http" else 443)), HUB_TIMEOUT):
+            return True
+    except OSError:
+        return False
+
+
+def _check_reachable(name: str, revision: Any) -> None:
+    """Fail at once for a model (tokenizer) that is neither a folder nor in the cache when the hub
+    cannot be used, instead of retrying for a minute and a half.
+
+    Raises:
+        ModelLoadError: naming the model and the cause (the variable set, or the hub unreachable).
+    """
+    if name.startswith(("/", "./", "../", "~")) or Path(name).expanduser().exists():
+        if not Path(name).expanduser().is_dir():
+            raise ModelLoadError(f"unknown model {name!r}: no such folder")
+        return
+    if hub_reachable():
+        return
+    from huggingface_hub import constants, try_to_load_from_cache
+
+    try:
+        cached = try_to_load_from_cache(name, "config.json", revision=revision if isinstance(revision, str) else None)
+    except ValueError:  # not a valid repo id
+        cached = None
+    if isinstance(cached, str):
+        return
+    variable = offline()
+    cause = (f"{variable} is set" if variable else
+             f"the Hugging Face hub ({os.environ.get('HF_ENDPOINT', 'https://huggingface.co')}) cannot be reached")
+    raise ModelLoadError(f"model {name!r} is not a local folder and not in the Hugging Face cache "
+                         f"({constants.HF_HUB_CACHE}), and {cause}; download it where the hub can be reached, "
+                         "or pass a local model folder")
 
 
 # Files a saved tokenizer consists of (one of them suffices); a model folder without any of

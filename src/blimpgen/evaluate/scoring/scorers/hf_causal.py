@@ -23,7 +23,7 @@ sentence's. With BOS, a text of ``n_positions`` tokens still fits (its last toke
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from blimpgen.errors import ModelLoadError, OptionError
@@ -34,6 +34,7 @@ from blimpgen.evaluate.scoring.scorers._torch import (
     embedding_rows,
     encode_query,
     load_pretrained,
+    loading_options,
     max_positions,
     resolve_device,
     resolve_dtype,
@@ -64,10 +65,14 @@ class CausalLMScorer(TorchScorer):
 
     Args:
         model: a model id, a local path, or a loaded ``PreTrainedModel`` (then pass ``tokenizer``).
-        tokenizer: a loaded tokenizer; loaded from ``model`` when it is a name or path.
+        tokenizer: a loaded tokenizer, or the hub id or folder to load it from (``--tokenizer``);
+            default: loaded from ``model`` when it is a name or path.
         dtype: ``float32`` (default), ``bfloat16``, ``float16`` or ``auto`` (bf16 on a GPU).
         device: ``cpu``, ``cuda``, ``cuda:1``...; default: CUDA when available.
         device_map: passed to ``from_pretrained`` (``"auto"`` spreads a large model over devices).
+        model_args: more ``from_pretrained`` arguments (``--model-arg KEY=VALUE``): ``revision``,
+            ``trust_remote_code``, ``attn_implementation``...; revision and trust_remote_code
+            reach the tokenizer too.
         batch_tokens: token budget of one forward pass, padding included (default 512 on CPU,
             8192 on an accelerator).
         first_token: ``bos`` scores the first word after a prepended BOS/EOS token; ``none``
@@ -83,25 +88,27 @@ class CausalLMScorer(TorchScorer):
 
     name = "hf-causal"
 
-    def __init__(self, model: str | PreTrainedModel, tokenizer: PreTrainedTokenizerBase | None = None,
+    def __init__(self, model: str | PreTrainedModel, tokenizer: str | PreTrainedTokenizerBase | None = None,
                  dtype: str = "float32", device: str | None = None, device_map: str | None = None,
                  batch_tokens: int | None = None, first_token: Literal["bos", "none"] = "bos",
-                 share_prefix: bool = True) -> None:
+                 share_prefix: bool = True, model_args: Mapping[str, Any] | None = None) -> None:
         import torch
         from transformers import AutoModelForCausalLM
 
         if first_token not in ("bos", "none"):
             raise OptionError(f"first_token must be 'bos' or 'none', got {first_token!r}")
         self.model_name = model if isinstance(model, str) else type(model).__name__
+        self.loading = loading_options(tokenizer, model_args)
         torch_dtype = resolve_dtype(dtype, device)
         target: Any = resolve_device(device) if device_map is None else None  # before the weights load
         network: PreTrainedModel
         if isinstance(model, str):
-            network, tokenizer = load_pretrained(AutoModelForCausalLM, model, torch_dtype, device_map, tokenizer)
+            network, tokenizer = load_pretrained(AutoModelForCausalLM, model, torch_dtype, device_map, tokenizer,
+                                                 model_args)
         else:
             network = model
-        if tokenizer is None:
-            raise OptionError("hf-causal needs a tokenizer when given a loaded model")
+        if tokenizer is None or isinstance(tokenizer, str):
+            raise OptionError("hf-causal needs a loaded tokenizer when given a loaded model")
         check_tokenizer(tokenizer, embedding_rows(network), self.model_name)
         self.max_positions = max_positions(network)
         if device_map is None:
@@ -136,7 +143,7 @@ class CausalLMScorer(TorchScorer):
     def options(self) -> dict[str, Any]:
         return {"scorer": self.name, "model": self.model_name, "dtype": self.dtype,
                 "device_map": self.device_map, "first_token": self.first_token,
-                "first_token_id": self.prefix_id, "share_prefix": self.share_prefix}
+                "first_token_id": self.prefix_id, "share_prefix": self.share_prefix, **self.loading}
 
     def _encode(self, query: Query) -> tuple[tuple[int, ...], int]:
         context, text = encode_query(self.tokenizer, query)

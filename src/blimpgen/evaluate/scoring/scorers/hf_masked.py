@@ -24,7 +24,7 @@ A text longer than the model's context, special tokens included, is refused with
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from blimpgen.errors import DataError, ModelLoadError, OptionError
@@ -41,6 +41,7 @@ from blimpgen.evaluate.scoring.scorers._torch import (
     embedding_rows,
     gather_logprobs,
     load_pretrained,
+    loading_options,
     max_positions,
     option_token_ids,
     resolve_device,
@@ -60,12 +61,16 @@ class MaskedLMScorer(TorchScorer):
 
     Args:
         model: a model id, a local path, or a loaded ``PreTrainedModel`` (then pass ``tokenizer``).
-        tokenizer: a loaded fast tokenizer; loaded from ``model`` when it is a name or path.
+        tokenizer: a loaded fast tokenizer, or the hub id or folder to load it from (``--tokenizer``);
+            default: loaded from ``model`` when it is a name or path.
         pll: ``original`` or ``within-word-l2r``.
         dtype: ``float32`` (default), ``bfloat16``, ``float16`` or ``auto``.
         device: ``cpu``, ``cuda``...; default: CUDA when available.
         device_map: passed to ``from_pretrained``.
         batch_tokens: token budget of one forward pass, padding included.
+        model_args: more ``from_pretrained`` arguments (``--model-arg KEY=VALUE``): ``revision``,
+            ``trust_remote_code``, ``attn_implementation``...; revision and trust_remote_code
+            reach the tokenizer too.
 
     Raises:
         ModelLoadError: for a model or tokenizer that cannot be loaded or do not fit, or a
@@ -76,24 +81,27 @@ class MaskedLMScorer(TorchScorer):
     name = "hf-masked"
     default_probe_method = "blank"
 
-    def __init__(self, model: str | PreTrainedModel, tokenizer: PreTrainedTokenizerBase | None = None,
+    def __init__(self, model: str | PreTrainedModel, tokenizer: str | PreTrainedTokenizerBase | None = None,
                  pll: Literal["original", "within-word-l2r"] = "within-word-l2r", dtype: str = "float32",
-                 device: str | None = None, device_map: str | None = None, batch_tokens: int = 4096) -> None:
+                 device: str | None = None, device_map: str | None = None, batch_tokens: int = 4096,
+                 model_args: Mapping[str, Any] | None = None) -> None:
         import torch
         from transformers import AutoModelForMaskedLM
 
         if pll not in PLL_METRICS:
             raise OptionError(f"unknown PLL metric {pll!r}; expected one of: {', '.join(PLL_METRICS)}")
         self.model_name = model if isinstance(model, str) else type(model).__name__
+        self.loading = loading_options(tokenizer, model_args)
         torch_dtype = resolve_dtype(dtype, device)
         target: Any = resolve_device(device) if device_map is None else None  # before the weights load
         network: PreTrainedModel
         if isinstance(model, str):
-            network, tokenizer = load_pretrained(AutoModelForMaskedLM, model, torch_dtype, device_map, tokenizer)
+            network, tokenizer = load_pretrained(AutoModelForMaskedLM, model, torch_dtype, device_map, tokenizer,
+                                                 model_args)
         else:
             network = model
-        if tokenizer is None:
-            raise OptionError("hf-masked needs a tokenizer when given a loaded model")
+        if tokenizer is None or isinstance(tokenizer, str):
+            raise OptionError("hf-masked needs a loaded tokenizer when given a loaded model")
         check_tokenizer(tokenizer, embedding_rows(network), self.model_name)
         if tokenizer.mask_token_id is None:
             raise ModelLoadError(f"tokenizer of {self.model_name} has no mask token; hf-masked needs one")
@@ -121,7 +129,7 @@ class MaskedLMScorer(TorchScorer):
 
     def options(self) -> dict[str, Any]:
         return {"scorer": self.name, "model": self.model_name, "pll": self.pll, "dtype": self.dtype,
-                "device_map": self.device_map}
+                "device_map": self.device_map, **self.loading}
 
     def _plans(self, queries: Sequence[Query]) -> list[tuple[list[int], list[int], list[int]]]:
         """Each query's token ids, word ids (-1 for special tokens) and scored positions, from
@@ -176,7 +184,8 @@ class MaskedLMScorer(TorchScorer):
         device = self.model.get_input_embeddings().weight.device
         l2r = self.pll == "within-word-l2r"
         with torch.inference_mode():
-            for batch in self._batches([len(plans[q][0]) for q in row_query]):
+            batches = self._batches([len(plans[q][0]) for q in row_query])
+            for done, batch in enumerate(batches, 1):
                 width = len(plans[row_query[batch[0]]][0])
                 members = sorted({row_query[r] for r in batch})
                 local = {q: m for m, q in enumerate(members)}
@@ -199,6 +208,7 @@ class MaskedLMScorer(TorchScorer):
                                            self.model.config.vocab_size)
                 for r, value in zip(batch, logprobs.tolist()):
                     values[r] = value
+                self.report_batch(done, len(batches))
         by_query = {}
         start = 0
         for q, query in enumerate(unique):

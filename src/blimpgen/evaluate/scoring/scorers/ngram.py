@@ -399,6 +399,13 @@ class NgramScorer(Scorer):
             out.append(TokenScores(tuple(words), tuple(logprobs)))
         return out
 
+    def provenance(self) -> dict[str, Any]:
+        """The ARPA file and the SHA-256 of its bytes (None for a model given in memory)."""
+        from blimpgen.evaluate.provenance import file_sha256
+
+        model = None if self.path is None else {"id": self.path, "file_sha256": file_sha256(self.path)}
+        return {"model": model, "device": "cpu", "dtype": None}
+
     def options(self) -> dict[str, Any]:
         return {"scorer": self.name, "ngram_model": self.path, "order": self.model.order,
                 "lowercase": self.lowercase, "end_of_sentence": True}
