@@ -46,9 +46,10 @@ def plugin():
 def test_options_are_the_constructor_parameters():
     options = {option.name: option for option in scorer_options(scorers.get("hf-causal"))}
     assert list(options) == ["model", "tokenizer", "dtype", "device", "device_map", "batch_tokens", "first_token",
-                             "share_prefix"]
+                             "share_prefix", "model_args"]
     assert options["model"].required and options["model"].types == (str,)
-    assert options["tokenizer"].types == ()  # a loaded tokenizer: library callers only
+    assert options["tokenizer"].types == (str,)  # a hub id or folder (--tokenizer); a loaded one from Python
+    assert options["model_args"].types == ()  # a mapping: --model-arg KEY=VALUE gathers it
     assert options["first_token"].choices == ("bos", "none") and options["batch_tokens"].types == (int,)
     assert options["share_prefix"].types == (bool,) and options["share_prefix"].default is True
     assert options["first_token"].doc.startswith("``bos`` scores the first word after a prepended BOS/EOS token")
@@ -77,8 +78,8 @@ def test_options_values_are_coerced_from_annotations(scorer, text, key, value):
     (["share_prefix=maybe"], {"model": "m"}, "--scorer-option share_prefix=maybe: expected true or false "
                                              "(share_prefix: bool)"),
     (["first_token=eos"], {"model": "m"}, "--scorer-option first_token=eos: expected one of: bos, none"),
-    (["tokenizer=gpt2"], {"model": "m"}, "--scorer-option tokenizer=gpt2: tokenizer takes PreTrainedTokenizerBase "
-                                         "| None, which only a library caller can pass"),
+    (["model_args=x"], {"model": "m"}, "--scorer-option model_args=x: model_args takes Mapping[str, Any] "
+                                       "| None, which only a library caller can pass"),
     (["batch_tokens"], {"model": "m"}, "--scorer-option 'batch_tokens': expected KEY=VALUE, e.g. batch_tokens=1024"),
     (["batch_tokens=1", "batch_tokens=2"], {"model": "m"}, "--scorer-option batch_tokens is given twice "
                                                            "(batch_tokens=1, batch_tokens=2)"),
@@ -97,7 +98,8 @@ def test_options_list_options_prints_every_parameter():
     assert "  counts (library only; default: None)\n      token -> count (give this or ``corpus``)." in text
     assert "  corpus (str; default: None)\n      a plain-text file to count" in text
     assert "  lowercase (bool; default: True)" in text
-    assert "--model, --device, --dtype, --device-map also set theirs" in list_options("hf-masked")
+    shared = "--model, --device, --dtype, --device-map, --tokenizer, --model-arg also set theirs"
+    assert shared in list_options("hf-masked")
 
 
 def test_options_a_plugin_scorer_takes_options_from_the_command_line(plugin):
