@@ -626,6 +626,38 @@ def test_lexicon_data_word_classes_page_is_current() -> None:
         "docs/verb-classes.md is stale: run `python -m blimpgen.vocab.classes -o docs/verb-classes.md`"
 
 
+# Names given to both sexes in English (gender-guesser's nam_dict marks them mostly-male, mostly-female
+# or unisex in the US, Britain or Ireland, or they are diminutives now common for girls): a gender
+# contrast with one of them ("Charley was kicking herself") is not a contrast, so none is in the lexicon.
+MIXED_SEX_NAMES = ("Charley", "Charlie", "Artie", "Dylan", "Johnnie", "Mickey", "Stevie", "Tyler", "Beverly",
+                   "Carol", "Kay", "Carmen", "Camille", "Jordan", "Taylor", "Morgan", "Casey", "Jesse", "Jamie",
+                   "Robin", "Terry", "Kelly", "Leslie", "Lynn", "Dana", "Billie", "Frankie", "Sam", "Alex",
+                   "Chris", "Pat", "Jean", "Dale", "Kim", "Lee", "Sidney", "Tracy", "Shannon", "Avery", "Riley",
+                   "Jackie", "Jo", "Toni", "Marion", "Evelyn", "Jody", "Kerry", "Kris", "Sandy", "Cameron")
+
+
+def test_lexicon_data_names_are_of_one_sex(lexicon) -> None:
+    mixed = sorted(w.lemma for w in lexicon.category("PN") if w.lemma in MIXED_SEX_NAMES)
+    assert not mixed, f"names given to both sexes cannot carry a gender contrast: {mixed}"
+
+
+# Nouns whose number varies in current use (features.yaml: number_variable), kept out of number contrasts.
+NUMBER_VARIABLE = ("bacterium", "alga", "criterion", "phenomenon", "cactus", "person", "alumnus")
+
+
+@pytest.mark.parametrize("lemma", NUMBER_VARIABLE)
+def test_lexicon_data_nouns_of_variable_number_are_marked(lexicon, lemma) -> None:
+    words = lexicon.filter(f"N and lemma={lemma}")
+    assert words and all(w.get("number_variable") for w in words), f"{lemma} needs number_variable"
+
+
+def test_lexicon_data_double_object_covers_the_ditransitive_frame(lexicon) -> None:
+    """Every verb listing the ditransitive frame takes two objects (double_object); others are added by hand."""
+    missing = sorted(w.lemma for w in lexicon.filter("V and vform=bare and frames=ditransitive")
+                     if not w.get("double_object"))
+    assert not missing, missing
+
+
 # Person nouns said of either sex, though some look gendered: none may carry gender, which is
 # what gender contrasts rely on ("the chairman / minister was kicking herself" is fine).
 COMMON_GENDER = ("chairman", "spokesman", "congressman", "foreman", "layman", "seaman", "fisherman", "cameraman",
