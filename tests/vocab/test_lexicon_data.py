@@ -47,7 +47,7 @@ SPELLING_EXCEPTIONS = frozenset({
     "godchildren", "councilmen", "councilwomen", "noblewomen", "madwomen", "postwomen",
     # verbs and listed verb forms of the obligatory_object / never_transitive additions
     "waddle", "oink", "meow", "outwitted", "outwitting", "outbidding", "mislaid", "rebutting", "frolicked",
-    "unclogging", "mislabeled", "entrapped", "entrapping", "blacklist", "debone", "interring",
+    "unclogging", "mislabeled", "entrapped", "entrapping", "blacklist", "debone",
     "regrew", "regrown", "underwrote", "underwritten",
     # everyday gendered people nouns newer than the 1934 word list (register pass, issue 12)
     "cowgirl", "paperboy", "stuntman", "stuntmen", "anchorman", "anchormen", "stepdad", "stepmom",
