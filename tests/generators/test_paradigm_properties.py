@@ -625,6 +625,110 @@ def test_paradigm_no_demonstrative_that_after_clause_verbs(paradigms, uid: str, 
             assert str(det).lower() != "that", pair.sentence_good
 
 
+# Slots whose noun's number is the contrast (or decides it): a noun of variable number
+# (number_variable: bacteria, cacti, people) there makes the bad member disputable ("this bacteria").
+NUMBER_CONTRASTS = {
+    "determiner_noun_agreement_1": ("noun",), "determiner_noun_agreement_2": ("noun",),
+    "determiner_noun_agreement_irregular_1": ("noun",), "determiner_noun_agreement_irregular_2": ("noun",),
+    "determiner_noun_agreement_with_adjective_1": ("noun",), "determiner_noun_agreement_with_adj_2": ("noun",),
+    "determiner_noun_agreement_with_adj_irregular_1": ("noun",),
+    "determiner_noun_agreement_with_adj_irregular_2": ("noun",),
+    "regular_plural_subject_verb_agreement_1": ("subj",), "regular_plural_subject_verb_agreement_2": ("noun",),
+    "irregular_plural_subject_verb_agreement_1": ("subj",), "irregular_plural_subject_verb_agreement_2": ("noun",),
+    "distractor_agreement_relational_noun": ("head", "attractor"),
+    "distractor_agreement_relative_clause": ("subj", "attractor"),
+    "anaphor_number_agreement": ("subj",),
+}
+# Verb classes a paradigm keeps out of a slot because they give its bad member a second reading:
+# a second object a wh-word can fill (double_object: "what she fetched the dog"), a locative by-phrase
+# (placement: "attached by the banjos"), an inanimate instrument or cause as subject
+# (instrument_subject: "The sheets soundproofed the farmhouse").
+EXCLUDED_VERB_CLASSES = {
+    "wh_questions_object_gap": ("verb2", ("double_object",)),
+    "wh_questions_subject_gap": ("verb2", ("double_object",)),
+    "wh_questions_subject_gap_long_distance": ("verb2", ("double_object",)),
+    "wh_vs_that_no_gap": ("verb2", ("double_object",)),
+    "wh_vs_that_no_gap_long_distance": ("verb2", ("double_object",)),
+    "left_branch_island_simple_question": ("verb", ("double_object",)),
+    "left_branch_island_echo_question": ("verb", ("double_object",)),
+    "adjunct_island": ("verb", ("double_object",)),
+    "complex_NP_island": ("verb", ("double_object",)),
+    "coordinate_structure_constraint_complex_left_branch": ("verb", ("double_object",)),
+    "sentential_subject_island": ("verb", ("double_object",)),
+    "animate_subject_passive": ("verb", ("placement", "instrument_subject")),
+    "animate_subject_trans": ("verb", ("instrument_subject",)),
+}
+# Words that many speakers accept in the bad member's position, so a paradigm never draws them there:
+# expletive there after manage, able, ready, force ("There managed to be a crowd"); a tough adjective
+# with a subject-oriented reading ("The nurse is comfortable to treat them").
+NEVER_IN_BAD_MEMBER = {
+    "existential_there_subject_raising": ("control", {"manage", "able", "unable", "ready"}),
+    "existential_there_object_raising": ("wrong", {"force", "compel", "order", "ask", "urge", "encourage"}),
+    "tough_vs_raising_2": ("tough", {"comfortable", "uncomfortable", "safe"}),
+}
+# Determiners that need a count noun of their own number: never before a mass noun ("a research").
+COUNT_DETERMINERS = {"a", "an", "every", "each", "many", "several", "few", "these", "those", "both"}
+
+
+@pytest.mark.parametrize("uid", sorted(NUMBER_CONTRASTS))
+@settings(max_examples=10)
+@given(seed=st.integers(0, 2**31))
+def test_paradigm_number_contrasts_avoid_variable_number(paradigms, uid: str, seed: int) -> None:
+    for pair, bindings in generate_with_bindings(paradigms[uid], PAIRS_PER_EXAMPLE, seed):
+        for slot in NUMBER_CONTRASTS[uid]:
+            noun = head_word(bindings[slot])
+            assert not noun.get("number_variable"), f"{noun.lemma} has variable number: {pair.sentence_bad}"
+
+
+@pytest.mark.parametrize("uid", sorted(EXCLUDED_VERB_CLASSES))
+@settings(max_examples=10)
+@given(seed=st.integers(0, 2**31))
+def test_paradigm_verb_slots_exclude_second_readings(paradigms, uid: str, seed: int) -> None:
+    slot, features = EXCLUDED_VERB_CLASSES[uid]
+    for pair, bindings in generate_with_bindings(paradigms[uid], PAIRS_PER_EXAMPLE, seed):
+        verb = head_word(bindings[slot])
+        assert verb.category == "V"
+        for feature in features:
+            assert not verb.get(feature), f"{verb.lemma} is {feature}: {pair.sentence_bad}"
+
+
+@pytest.mark.parametrize("uid", sorted(NEVER_IN_BAD_MEMBER))
+@settings(max_examples=10)
+@given(seed=st.integers(0, 2**31))
+def test_paradigm_bad_member_avoids_disputed_words(paradigms, uid: str, seed: int) -> None:
+    slot, lemmas = NEVER_IN_BAD_MEMBER[uid]
+    for pair, bindings in generate_with_bindings(paradigms[uid], PAIRS_PER_EXAMPLE, seed):
+        assert head_word(bindings[slot]).lemma not in lemmas, pair.sentence_bad
+
+
+@pytest.mark.parametrize("uid", UIDS)
+@settings(max_examples=5)
+@given(seed=st.integers(0, 2**31))
+def test_paradigm_no_count_determiner_before_a_mass_noun(paradigms, uid: str, seed: int) -> None:
+    lx = paradigms[uid].lexicon
+    mass = {w.text.lower() for w in lx.category("N") if w.get("mass")}
+    adjectives = {w.text.lower() for w in lx.category("A")}
+    for pair in generate(paradigms[uid], 10, seed):
+        for sentence in (pair.sentence_good, pair.sentence_bad):
+            words = tokens(sentence)
+            for i, word in enumerate(words[:-1]):
+                if word not in COUNT_DETERMINERS:
+                    continue
+                j = i + 1
+                while j < len(words) - 1 and words[j] in adjectives:
+                    j += 1
+                assert words[j] not in mass, f"{word} ... {words[j]}: {sentence}"
+
+
+def test_paradigm_c_command_quantified_antecedents_are_plural(paradigms) -> None:
+    """A singular quantified antecedent (every postmistress) binds singular they, which would make
+    the bad member's themselves good."""
+    for _, bindings in generate_with_bindings(paradigms["principle_A_c_command"], 400, 0):
+        subj = bindings["subj"]
+        if subj.parts["det"].get("quantifier"):
+            assert subj.head.get("number") == "pl", subj
+
+
 def test_paradigm_anaphor_number_tests_both_directions(paradigms) -> None:
     """As in BLiMP, about half the pairs have a plural antecedent and a singular reflexive, half a
     singular antecedent and *themselves."""
