@@ -12,13 +12,21 @@ semantics; tests check that both agree.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import reduce
+from operator import itemgetter, or_
 from typing import Any
 
 from blimpgen.vocab import query
+from blimpgen.vocab.lexeme import Word
 
 Resolver = query.Resolver
+# A compiled formula: the bitset for the values of its references (``values[i]`` is reference i's).
+Evaluator = Callable[[Sequence[Any]], int]
 _ONE = re.compile("1")
+# _BIT_SET[k] matches a byte whose bit k is set.
+_BIT_SET = [re.compile(b"[" + b"".join(re.escape(bytes([v])) for v in range(256) if v >> k & 1) + b"]")
+            for k in range(8)]
 
 
 def positions(bits: int) -> list[int]:
@@ -34,15 +42,31 @@ def positions(bits: int) -> list[int]:
 
 def nth_set_bit(bits: int, n: int) -> int:
     """Position of the ``n``-th set bit (from 0, ascending): ``positions(bits)[n]`` without building
-    the list, by bisecting on popcounts of prefixes (about 14 big-integer steps for the lexicon)."""
-    low, high = 0, bits.bit_length()
-    while low < high:
-        middle = (low + high) // 2
-        if (bits & ((2 << middle) - 1)).bit_count() > n:
-            high = middle
+    the list. The set is halved at each step (the low half's popcount says which half holds the
+    bit), so the big-integer work shrinks geometrically: about a third of the time of bisecting
+    on prefixes of the whole integer. The last 64 bits are finished by clearing low bits."""
+    offset = 0
+    width = 1 << (bits.bit_length() - 1).bit_length() if bits > 1 else 1
+    while width > 64:
+        width >>= 1
+        mask = _LOW_MASKS.get(width)
+        if mask is None:
+            mask = _LOW_MASKS[width] = (1 << width) - 1
+        low = bits & mask
+        count = low.bit_count()
+        if n < count:
+            bits = low
         else:
-            low = middle + 1
-    return low
+            bits >>= width
+            n -= count
+            offset += width
+    for _ in range(n):
+        bits &= bits - 1
+    return offset + (bits & -bits).bit_length() - 1
+
+
+# width -> (1 << width) - 1, for the power-of-two widths nth_set_bit splits at
+_LOW_MASKS: dict[int, int] = {}
 
 
 class FeatureIndex:
@@ -61,6 +85,10 @@ class FeatureIndex:
         self._groups: dict[str, list[tuple[str, int]]] = {}
         self._mentioned: dict[str, tuple[str, ...]] = {}
         self._bytes: dict[str, list[tuple[bytes, int]]] = {}
+        self._takes_at: dict[str, dict[int, int]] = {}
+        self._compiled: dict[tuple[query.Node, tuple[query.Ref, ...]], Evaluator] = {}
+        self._positions: dict[int, list[int]] = {}
+        self._columns: dict[str, tuple[list[bytes], list[int], dict[int, bytes]]] = {}
 
     def values(self, feature: str) -> tuple[dict[Any, int], int]:
         """(value -> bitset of words with it, bitset of words lacking the feature)."""
@@ -151,20 +179,167 @@ class FeatureIndex:
             return value == "true"
         return value
 
+    def compile(self, node: query.Node, refs: Sequence[query.Ref]) -> Evaluator:
+        """``node`` as a function of its references' values: ``compile(node, refs)(values)`` is
+        ``evaluate(node, resolve)`` where ``resolve(refs[i])`` is ``values[i]``.
+
+        The tree is walked once, here: parts without references become constant bitsets, and each
+        test keeps its feature's bitsets at hand, so a call costs a few big-integer operations
+        rather than a tree walk and a resolver per node (what a slot pays at every pick).
+        """
+        key = (node, tuple(refs))
+        found = self._compiled.get(key)
+        if found is None:
+            found = self._compiled[key] = self._compile(node, {ref: i for i, ref in enumerate(refs)})
+        return found
+
+    def positions(self, bits: int) -> list[int]:
+        """:func:`positions` of ``bits``, shared by every caller asking for the same set (the base
+        lists of slot selectors: a few hundred distinct sets across all shipped paradigms, out
+        of well over a thousand selectors). Callers must not modify the list."""
+        found = self._positions.get(bits)
+        if found is None:
+            found = self._positions[bits] = positions(bits)
+        return found
+
+    def _compile(self, node: query.Node, where: dict[query.Ref, int]) -> Evaluator:
+        full = self.all
+        if not query.refs(node):
+            constant = self.evaluate(node, None)
+            return lambda values: constant
+        kind = node[0]
+        if kind in ("and", "or"):
+            fixed = [c for c in node[1:] if not query.refs(c)]
+            parts = [self._compile(c, where) for c in node[1:] if query.refs(c)]
+            if kind == "or":
+                base = reduce(or_, (self.evaluate(c, None) for c in fixed), 0)
+                return lambda values: reduce(or_, [part(values) for part in parts], base)
+            start = full
+            for child in fixed:
+                start &= self.evaluate(child, None)
+            if not start:
+                return lambda values: 0
+
+            def conjunction(values: Sequence[Any]) -> int:
+                bits = start
+                for part in parts:
+                    bits &= part(values)
+                    if not bits:
+                        return 0
+                return bits
+            return conjunction
+        if kind == "not":
+            inner = self._compile(node[1], where)
+            return lambda values: full & ~inner(values)
+        if kind == "flag":
+            i = where[node[1]]
+            return lambda values: full if query.present(values[i]) else 0
+        if kind == "fits":
+            i = where[node[1]]
+            formulas = self._formulas
+
+            def fits(values: Sequence[Any]) -> int:
+                text = values[i]
+                if text is None:
+                    return 0
+                found = formulas.get(text)
+                return self.formula(text) if found is None else found
+            return fits
+        if kind == "takes":
+            feature, j = node[1], where[node[2]]
+            return lambda values: self._takes_bits(feature, values[j])
+        return self._compile_test(node, where)
+
+    def _compile_test(self, node: query.Node, where: dict[query.Ref, int]) -> Evaluator:
+        """A ``name op value, ...`` test with references (see :meth:`evaluate` for its meaning)."""
+        _, name, op, values = node
+        full = self.all
+        by_value, missing = self.values(name)
+        constants = [self._constant(name, v) for v in values if not isinstance(v, query.Ref)]
+        slots = [where[v] for v in values if isinstance(v, query.Ref)]
+        fixed = _matching(by_value, constants)
+
+        def matched(values: Sequence[Any]) -> tuple[int, bool]:
+            bits, present = fixed, bool(constants)
+            for i in slots:
+                wanted = values[i]
+                if wanted is None:
+                    continue
+                present = True
+                if isinstance(wanted, frozenset):
+                    for element in wanted:
+                        bits |= by_value.get(element, 0)
+                else:
+                    bits |= by_value.get(wanted, 0)
+            return bits, present
+
+        if op == "~":
+            def compatible(values: Sequence[Any]) -> int:
+                bits, present = matched(values)
+                return bits | missing if present else full
+            return compatible
+        if len(slots) == 1 and not constants:  # the usual ``number = subj.number``: one lookup
+            i = slots[0]
+
+            def one(values: Sequence[Any]) -> int:
+                wanted = values[i]
+                if wanted is None:
+                    return 0
+                if isinstance(wanted, frozenset):
+                    return _matching(by_value, wanted)
+                return by_value.get(wanted, 0)
+            if op == "=":
+                return one
+            return lambda values: full & ~one(values)
+        if op == "=":
+            return lambda values: matched(values)[0]
+        return lambda values: full & ~matched(values)[0]
+
     def _takes_bits(self, feature: str, other: Any) -> int:
         """Words whose own ``feature`` formula accepts ``other``.
 
         Cached by ``other``'s values of just the features those formulas mention, so all
-        subjects that look alike to the verbs' arg1 restrictions share one entry.
+        subjects that look alike to the verbs' arg1 restrictions share one entry; and, for a
+        word of this lexicon (or a value standing in for one, below), by its position too, so
+        that the next time costs one lookup. A value that stands for a word as far as some
+        features go (a phrase for its head) says so with ``stand_in(names)``, which returns
+        that word when ``get`` gives the word's value for every one of ``names``, else None.
         """
         if other is None:
             return 0
-        groups = self._groups.get(feature)
-        if groups is None:
-            by_value, _ = self.values(feature)
-            groups = self._groups[feature] = sorted(by_value.items())
-            self._mentioned[feature] = tuple(sorted(set().union(
-                *(query.feature_names(query.parse(f)) for f, _ in groups))))
+        mentioned = self._mentioned.get(feature)
+        if mentioned is None:
+            mentioned = self._prepare_takes(feature)
+        if isinstance(other, Word):
+            word: Word | None = other
+        else:  # looked up on the class: a phrase answers unknown attributes with its features
+            stand_in = getattr(type(other), "stand_in", None)
+            word = stand_in(other, mentioned) if stand_in is not None else None
+        position = -1 if word is None else word.position
+        if not (0 <= position < len(self.words) and self.words[position] is word):
+            return self._takes_by_key(feature, other)
+        assert word is not None
+        at = self._takes_at[feature]
+        found = at.get(position)
+        if found is None:
+            key = (feature, tuple(map(word.get, mentioned)))
+            found = self._takes.get(key)
+            if found is None:
+                found = self._takes[key] = self._accepting(feature, position)
+            at[position] = found
+        return found
+
+    def _prepare_takes(self, feature: str) -> tuple[str, ...]:
+        by_value, _ = self.values(feature)
+        groups = self._groups[feature] = sorted(by_value.items())
+        mentioned = self._mentioned[feature] = tuple(sorted(set().union(
+            *(query.feature_names(query.parse(f)) for f, _ in groups))))
+        self._takes_at[feature] = {}
+        return mentioned
+
+    def _takes_by_key(self, feature: str, other: Any) -> int:
+        """:meth:`_takes_bits` for a value that is no word of this lexicon (nor stands in for one)."""
+        groups = self._groups[feature]
         key = (feature, tuple(other.get(name) for name in self._mentioned[feature]))
         found = self._takes.get(key)
         if found is None:
@@ -172,8 +347,6 @@ class FeatureIndex:
             head = getattr(other, "head", other)  # a phrase is judged by its head word
             position = getattr(head, "position", -1)
             if position >= 0:
-                # Restrictions that list lemmas make the key nearly one per word, so the test
-                # per formula must be cheap: a byte lookup, not a shift of a lexicon-wide int.
                 byte, mask = position >> 3, 1 << (position & 7)
                 for data, bits in self._group_bytes(feature, groups):
                     if byte < len(data) and data[byte] & mask:
@@ -185,12 +358,42 @@ class FeatureIndex:
             self._takes[key] = found
         return found
 
+    def _accepting(self, feature: str, position: int) -> int:
+        """The words whose ``feature`` formula accepts the word at ``position``.
+
+        Restrictions that list lemmas make the takes key nearly one per word, so this runs often.
+        It reads one column of the formulas x words matrix: byte ``position // 8`` of every
+        formula's bitset, gathered once per byte into a string, in which a regular expression
+        finds (in C) the formulas with the word's bit set. Each formula's words form one group,
+        and the groups are disjoint.
+        """
+        table = self._columns.get(feature)
+        if table is None:
+            width = (len(self.words) + 7) // 8
+            rows = [self.formula(formula).to_bytes(width, "little") for formula, _ in self._groups[feature]]
+            table = self._columns[feature] = (rows, [bits for _, bits in self._groups[feature]], {})
+        rows, group_bits, columns = table
+        byte = position >> 3
+        column = columns.get(byte)
+        if column is None:
+            column = columns[byte] = bytes(map(itemgetter(byte), rows))
+        accepted = [group_bits[match.start()] for match in _BIT_SET[position & 7].finditer(column)]
+        return reduce(or_, accepted, 0)
+
     def _group_bytes(self, feature: str, groups: list[tuple[str, int]]) -> list[tuple[bytes, int]]:
         """Each formula's bitset as little-endian bytes, with the words whose formula it is."""
         found = self._bytes.get(feature)
         if found is None:
             found = self._bytes[feature] = [(_to_bytes(self.formula(formula)), bits) for formula, bits in groups]
         return found
+
+
+def _matching(by_value: dict[Any, int], wanted: Any) -> int:
+    """The words having any of the ``wanted`` values."""
+    bits = 0
+    for value in wanted:
+        bits |= by_value.get(value, 0)
+    return bits
 
 
 def _to_bytes(bits: int) -> bytes:
