@@ -70,3 +70,19 @@ def test_index_nth_set_bit_is_the_nth_position(indices: set[int], data: st.DataO
     bits = sum(1 << i for i in indices)
     n = data.draw(st.integers(0, len(indices) - 1))
     assert nth_set_bit(bits, n) == sorted(indices)[n]
+
+
+def test_index_takes_columns_equal_the_union_of_accepting_formulas(relations_lexicon) -> None:
+    """The gathered column (one base-2 parse) gives the union of the groups whose formula accepts
+    the word, as the plain loop over formulas does."""
+    from blimpgen.vocab.index import _Columns
+
+    index = relations_lexicon.index
+    for feature in ("arg1", "arg2"):
+        index._takes_bits(feature, relations_lexicon.words[0])  # prepares the feature's groups
+        columns = _Columns(index, feature)
+        assert columns.gather is not None
+        plain = _Columns(index, feature)
+        plain.gather = None
+        for position in range(len(relations_lexicon.words)):
+            assert columns.accepting(position) == plain.accepting(position)

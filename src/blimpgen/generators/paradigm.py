@@ -33,7 +33,7 @@ from blimpgen.generators.source import (
 )
 from blimpgen.grammar.loader import LoadedSpec
 from blimpgen.grammar.spec import ParadigmSpec, Variant
-from blimpgen.grammar.templates import make_environment
+from blimpgen.grammar.templates import make_environment, render
 from blimpgen.records import MinimalPair
 from blimpgen.vocab.lexeme import Word
 from blimpgen.vocab.lexicon import Lexicon
@@ -67,7 +67,7 @@ class Body:
 
     def render(self, bindings: Bindings) -> dict[str, str]:
         """Every output field, finished (spacing, capitals); raises RenderDeadEnd on a missing form."""
-        texts = self.template.render(bindings).split(FIELD_SEPARATOR)
+        texts = render(self.template, bindings).split(FIELD_SEPARATOR)
         return {name: finish_sentence(text) if name in SENTENCE_FIELDS else finish_fragment(text)
                 for name, text in zip(self.fields, texts)}
 

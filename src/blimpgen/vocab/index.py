@@ -24,9 +24,8 @@ Resolver = query.Resolver
 # A compiled formula: the bitset for the values of its references (``values[i]`` is reference i's).
 Evaluator = Callable[[Sequence[Any]], int]
 _ONE = re.compile("1")
-# _BIT_SET[k] matches a byte whose bit k is set.
-_BIT_SET = [re.compile(b"[" + b"".join(re.escape(bytes([v])) for v in range(256) if v >> k & 1) + b"]")
-            for k in range(8)]
+# _BIT_DIGIT[k] translates a byte to b"1" when its bit k is set, else to b"0".
+_BIT_DIGIT = [bytes(0x31 if v >> k & 1 else 0x30 for v in range(256)) for k in range(8)]
 
 
 def positions(bits: int) -> list[int]:
@@ -88,7 +87,7 @@ class FeatureIndex:
         self._takes_at: dict[str, dict[int, int]] = {}
         self._compiled: dict[tuple[query.Node, tuple[query.Ref, ...]], Evaluator] = {}
         self._positions: dict[int, list[int]] = {}
-        self._columns: dict[str, tuple[list[bytes], list[int], dict[int, bytes]]] = {}
+        self._columns: dict[str, _Columns] = {}
 
     def values(self, feature: str) -> tuple[dict[Any, int], int]:
         """(value -> bitset of words with it, bitset of words lacking the feature)."""
@@ -361,24 +360,17 @@ class FeatureIndex:
     def _accepting(self, feature: str, position: int) -> int:
         """The words whose ``feature`` formula accepts the word at ``position``.
 
-        Restrictions that list lemmas make the takes key nearly one per word, so this runs often.
-        It reads one column of the formulas x words matrix: byte ``position // 8`` of every
-        formula's bitset, gathered once per byte into a string, in which a regular expression
-        finds (in C) the formulas with the word's bit set. Each formula's words form one group,
-        and the groups are disjoint.
+        Restrictions that list lemmas make the takes key nearly one per word, so this runs often
+        (thousands of times a run). It reads one column of the words x words matrix "the formula
+        of the row's word accepts the column's word": byte ``position // 8`` of the formula
+        bitset of every word, gathered once per byte into a string (a word without the feature
+        reads a zero byte). Translating that string to ASCII digits by the word's bit and parsing
+        it in base 2 gives the answer as a bitset, without a Python step per word or per formula.
         """
         table = self._columns.get(feature)
         if table is None:
-            width = (len(self.words) + 7) // 8
-            rows = [self.formula(formula).to_bytes(width, "little") for formula, _ in self._groups[feature]]
-            table = self._columns[feature] = (rows, [bits for _, bits in self._groups[feature]], {})
-        rows, group_bits, columns = table
-        byte = position >> 3
-        column = columns.get(byte)
-        if column is None:
-            column = columns[byte] = bytes(map(itemgetter(byte), rows))
-        accepted = [group_bits[match.start()] for match in _BIT_SET[position & 7].finditer(column)]
-        return reduce(or_, accepted, 0)
+            table = self._columns[feature] = _Columns(self, feature)
+        return table.accepting(position)
 
     def _group_bytes(self, feature: str, groups: list[tuple[str, int]]) -> list[tuple[bytes, int]]:
         """Each formula's bitset as little-endian bytes, with the words whose formula it is."""
@@ -386,6 +378,38 @@ class FeatureIndex:
         if found is None:
             found = self._bytes[feature] = [(_to_bytes(self.formula(formula)), bits) for formula, bits in groups]
         return found
+
+
+class _Columns:
+    """The columns :meth:`FeatureIndex._accepting` reads, for one formula feature, built per byte."""
+
+    def __init__(self, index: FeatureIndex, feature: str) -> None:
+        self.groups = index._groups[feature]  # (formula, its words): one group per formula text
+        width = (len(index.words) + 7) // 8
+        self.rows = [index.formula(formula).to_bytes(width, "little") for formula, _ in self.groups]
+        self.rows.append(bytes(width))  # the row of the words lacking the feature: accepts nothing
+        group_of = [len(self.groups)] * len(index.words)
+        for g, (_, bits) in enumerate(self.groups):
+            for i in positions(bits):
+                group_of[i] = g
+        members = [i for i, g in enumerate(group_of) if g < len(self.groups)]
+        self.low = members[0] if members else 0
+        spread = group_of[self.low:members[-1] + 1] if members else []
+        # Each word has one formula, so the groups are disjoint; were they not (or were there
+        # fewer than two words to gather), the answer is the union of the accepting groups.
+        disjoint = len(members) == sum(bits.bit_count() for _, bits in self.groups)
+        self.gather = itemgetter(*spread) if disjoint and len(spread) > 1 else None
+        self.columns: dict[int, bytes] = {}
+
+    def accepting(self, position: int) -> int:
+        """Bitset of the words whose formula has the bit of the word at ``position``."""
+        byte, bit = position >> 3, position & 7
+        if self.gather is None:
+            return reduce(or_, (bits for row, (_, bits) in zip(self.rows, self.groups) if row[byte] >> bit & 1), 0)
+        column = self.columns.get(byte)
+        if column is None:
+            column = self.columns[byte] = bytes(self.gather(bytes(map(itemgetter(byte), self.rows))))
+        return int(column.translate(_BIT_DIGIT[bit])[::-1], 2) << self.low
 
 
 def _matching(by_value: dict[Any, int], wanted: Any) -> int:
