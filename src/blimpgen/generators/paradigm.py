@@ -18,6 +18,8 @@ from collections import Counter
 from collections.abc import Hashable
 from typing import Any, ClassVar
 
+from jinja2 import Template
+
 from blimpgen._yaml import KeyPath
 from blimpgen.errors import SpecError, SpecErrors
 from blimpgen.generators.kinds.base import Bindings, Phrase, SlotKind
@@ -63,7 +65,16 @@ class Body:
         self.slots = slots
         sources = variant.templates()
         self.fields = list(sources)
-        self.template = make_environment(lexicon).from_string(FIELD_SEPARATOR.join(sources.values()))
+        self.source = FIELD_SEPARATOR.join(sources.values())
+        self.lexicon = lexicon
+        self._template: Template | None = None
+
+    @property
+    def template(self) -> Template:
+        """The fields' templates compiled as one, on first use (in the worker that renders them)."""
+        if self._template is None:
+            self._template = make_environment(self.lexicon).from_string(self.source)
+        return self._template
 
     def render(self, bindings: Bindings) -> dict[str, str]:
         """Every output field, finished (spacing, capitals); raises RenderDeadEnd on a missing form."""

@@ -194,6 +194,18 @@ def _check_env() -> SandboxedEnvironment:
     return make_environment(None)
 
 
+# Every template is parsed for its problems, its variables and its lexical items, while specs load
+# and again when paradigms are built: once per text is enough (the trees are only read).
+@lru_cache(maxsize=4096)
+def _parse(source: str) -> nodes.Template:
+    return _check_env().parse(source)
+
+
+@lru_cache(maxsize=4096)
+def _undeclared(source: str) -> frozenset[str]:
+    return frozenset(meta.find_undeclared_variables(_parse(source)))
+
+
 def template_problems(source: str, slots: set[str]) -> list[tuple[int, str]]:
     """Syntax errors and undeclared variables in one template: ``[(template_line, message)]``."""
     env = _check_env()
@@ -201,7 +213,7 @@ def template_problems(source: str, slots: set[str]) -> list[tuple[int, str]]:
     if control is not None:
         return [(1, f"control character {control!r} in template")]
     try:
-        ast = env.parse(source)
+        ast = _parse(source)
     except TemplateSyntaxError as exc:
         return [(exc.lineno or 1, f"template syntax error: {exc.message}")]
     problems = [(node.lineno, f"unknown filter {node.name!r}{did_you_mean(node.name, env.filters)}")
@@ -213,7 +225,7 @@ def template_problems(source: str, slots: set[str]) -> list[tuple[int, str]]:
     problems = _unsafe_constructs(ast, env, slots)
     if problems:
         return problems
-    for name in sorted(meta.find_undeclared_variables(ast) - slots):
+    for name in sorted(_undeclared(source) - slots):
         problems.append((1, f"undeclared template variable {name!r}{did_you_mean(name, slots)}"))
     return problems
 
@@ -253,7 +265,7 @@ def _unsafe_constructs(ast: nodes.Template, env: SandboxedEnvironment, slots: se
 
 def used_variables(source: str) -> set[str]:
     """Slot names a template refers to."""
-    return set(meta.find_undeclared_variables(_check_env().parse(source)))
+    return set(_undeclared(source))
 
 
 def lexical_items(source: str, split_slots: frozenset[str] = frozenset()) -> tuple[frozenset[str], Counter[str]]:
@@ -268,7 +280,7 @@ def lexical_items(source: str, split_slots: frozenset[str] = frozenset()) -> tup
     """
     slots: set[str] = set()
     words: Counter[str] = Counter()
-    ast = _check_env().parse(source)
+    ast = _parse(source)
     for output in ast.find_all(nodes.Output):
         for child in output.nodes:
             if isinstance(child, nodes.TemplateData):
