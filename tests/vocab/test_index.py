@@ -86,3 +86,17 @@ def test_index_takes_columns_equal_the_union_of_accepting_formulas(relations_lex
         plain.gather = None
         for position in range(len(relations_lexicon.words)):
             assert columns.accepting(position) == plain.accepting(position)
+
+
+def test_index_values_fast_paths_equal_the_word_by_word_scan(relations_lexicon) -> None:
+    """Reading the feature dicts (and, for few values, translating codes) builds the same bitsets,
+    in the same order, as asking each word."""
+    from blimpgen.vocab.index import FeatureIndex
+
+    lx = relations_lexicon
+    fast = FeatureIndex(lx.words, lx.categories, lx.index.bool_features)
+    plain = FeatureIndex(lx.words, lx.categories, lx.index.bool_features)
+    plain._dicts = None
+    for feature in [*lx.inventory.features, "category", "lemma", "text", "id", "no_such_feature"]:
+        assert fast.values(feature) == plain.values(feature)
+        assert list(fast.values(feature)[0]) == list(plain.values(feature)[0])

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from functools import reduce
-from operator import itemgetter, or_
+from operator import itemgetter, methodcaller, or_
 from typing import Any
 
 from blimpgen.vocab import query
@@ -24,6 +24,10 @@ Resolver = query.Resolver
 # A compiled formula: the bitset for the values of its references (``values[i]`` is reference i's).
 Evaluator = Callable[[Sequence[Any]], int]
 _ONE = re.compile("1")
+# Up to this many distinct values, :meth:`FeatureIndex.values` builds its bitsets by translation.
+_FEW_VALUES = 64
+# Names Word.get answers from the word itself when its features lack them.
+_WORD_ATTRIBUTES = frozenset({"category", "lemma", "text", "id"})
 # _BIT_DIGIT[k] translates a byte to b"1" when its bit k is set, else to b"0".
 _BIT_DIGIT = [bytes(0x31 if v >> k & 1 else 0x30 for v in range(256)) for k in range(8)]
 
@@ -77,6 +81,9 @@ class FeatureIndex:
         self.categories = categories
         self.bool_features = bool_features
         self.all = (1 << len(words)) - 1
+        # The words' feature dicts, when every word is a plain Word (whose get reads them first).
+        dicts = [w.features for w in words if type(w) is Word]
+        self._dicts: list[dict[str, Any]] | None = dicts if len(dicts) == len(words) else None
         self._values: dict[str, tuple[dict[Any, int], int]] = {}
         self._present: dict[str, int] = {}
         self._formulas: dict[str, int] = {}
@@ -95,18 +102,51 @@ class FeatureIndex:
         if found is None:
             lists: dict[Any, list[int]] = {}
             missing: list[int] = []
-            for i, word in enumerate(self.words):
-                value = word.get(feature)
-                if value is None:
-                    missing.append(i)
-                elif isinstance(value, frozenset):
-                    for element in value:
-                        lists.setdefault(element, []).append(i)
-                else:
-                    lists.setdefault(value, []).append(i)
-            found = ({v: _bits(ps) for v, ps in lists.items()}, _bits(missing))
+            if self._dicts is not None and feature not in _WORD_ATTRIBUTES:
+                # Word.get(feature) is its features dict's entry: read the dicts in C, and visit
+                # only the words that have the feature (most words lack most features).
+                values = list(map(methodcaller("get", feature), self._dicts))
+                # in order of first use, as the lists below are filled
+                distinct = dict.fromkeys(values) if not any(isinstance(v, frozenset) for v in values) else None
+                if distinct is not None and len(distinct) <= _FEW_VALUES:
+                    found = self._few_values(values, distinct)
+                    self._values[feature] = found
+                    return found
+                having = [i for i, value in enumerate(values) if value is not None]
+                for i in having:
+                    value = values[i]
+                    if isinstance(value, frozenset):
+                        for element in value:
+                            lists.setdefault(element, []).append(i)
+                    else:
+                        lists.setdefault(value, []).append(i)
+                missing_bits = self.all & ~_bits(having)
+            else:
+                for i, word in enumerate(self.words):
+                    value = word.get(feature)
+                    if value is None:
+                        missing.append(i)
+                    elif isinstance(value, frozenset):
+                        for element in value:
+                            lists.setdefault(element, []).append(i)
+                    else:
+                        lists.setdefault(value, []).append(i)
+                missing_bits = _bits(missing)
+            found = ({v: _bits(ps) for v, ps in lists.items()}, missing_bits)
             self._values[feature] = found
         return found
+
+    def _few_values(self, values: list[Any], distinct: dict[Any, None]) -> tuple[dict[Any, int], int]:
+        """:meth:`values` for a feature with few distinct values (no sets): each word's value as a
+        one-byte code, then per value the codes translated to base-2 digits and parsed, in C."""
+        codes = {value: code for code, value in enumerate(distinct)}
+        coded = bytes(map(codes.__getitem__, values))[::-1]  # the last word is the top bit
+
+        def bits_of(value: Any) -> int:
+            table = bytes(0x31 if code == codes[value] else 0x30 for code in range(256))
+            return int(coded.translate(table), 2)
+        by_value = {value: bits_of(value) for value in distinct if value is not None}
+        return by_value, bits_of(None) if None in distinct else 0
 
     def present(self, feature: str) -> int:
         """Bitset of the words for which a bare ``feature`` holds: a true flag or a non-empty relation."""
