@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from blimpgen.vocab import query
-from blimpgen.vocab.index import positions
+from blimpgen.vocab.index import nth_set_bit, positions
 
 ATOMS = ["N", "V", "PN", "animate", "human", "mass", "class=food", "class=food,artifact", "number=pl",
          "gender=m", "gender != subj.gender", "gender ~ subj.gender", "number = subj.number",
@@ -54,9 +54,49 @@ def test_index_matches_closures(relations_lexicon, formula: str, subj_index: int
     predicate = query.compile_formula(node, lx.categories)
     expected = [i for i, w in enumerate(lx.words) if predicate(w, resolve)]
     assert positions(lx.index.evaluate(node, resolve)) == expected
+    refs = list(dict.fromkeys(query.refs(node)))
+    assert positions(lx.index.compile(node, refs)([resolve(ref) for ref in refs])) == expected
 
 
 def test_index_positions_roundtrip() -> None:
     for indices in ([], [0], [1, 7, 8, 9, 63, 64, 1000]):
         bits = sum(1 << i for i in indices)
         assert positions(bits) == indices
+
+
+@settings(max_examples=300)
+@given(indices=st.sets(st.integers(0, 5000), min_size=1), data=st.data())
+def test_index_nth_set_bit_is_the_nth_position(indices: set[int], data: st.DataObject) -> None:
+    bits = sum(1 << i for i in indices)
+    n = data.draw(st.integers(0, len(indices) - 1))
+    assert nth_set_bit(bits, n) == sorted(indices)[n]
+
+
+def test_index_takes_columns_equal_the_union_of_accepting_formulas(relations_lexicon) -> None:
+    """The gathered column (one base-2 parse) gives the union of the groups whose formula accepts
+    the word, as the plain loop over formulas does."""
+    from blimpgen.vocab.index import _Columns
+
+    index = relations_lexicon.index
+    for feature in ("arg1", "arg2"):
+        index._takes_bits(feature, relations_lexicon.words[0])  # prepares the feature's groups
+        columns = _Columns(index, feature)
+        assert columns.gather is not None
+        plain = _Columns(index, feature)
+        plain.gather = None
+        for position in range(len(relations_lexicon.words)):
+            assert columns.accepting(position) == plain.accepting(position)
+
+
+def test_index_values_fast_paths_equal_the_word_by_word_scan(relations_lexicon) -> None:
+    """Reading the feature dicts (and, for few values, translating codes) builds the same bitsets,
+    in the same order, as asking each word."""
+    from blimpgen.vocab.index import FeatureIndex
+
+    lx = relations_lexicon
+    fast = FeatureIndex(lx.words, lx.categories, lx.index.bool_features)
+    plain = FeatureIndex(lx.words, lx.categories, lx.index.bool_features)
+    plain._dicts = None
+    for feature in [*lx.inventory.features, "category", "lemma", "text", "id", "no_such_feature"]:
+        assert fast.values(feature) == plain.values(feature)
+        assert list(fast.values(feature)[0]) == list(plain.values(feature)[0])

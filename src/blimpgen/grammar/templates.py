@@ -226,6 +226,18 @@ def _check_env() -> TemplateEnvironment:
     return make_environment(None)
 
 
+# Every template is parsed for its problems, its variables and its lexical items, while specs load
+# and again when paradigms are built: once per text is enough (the trees are only read).
+@lru_cache(maxsize=4096)
+def _parse(source: str) -> nodes.Template:
+    return _check_env().parse(source)
+
+
+@lru_cache(maxsize=4096)
+def _undeclared(source: str) -> frozenset[str]:
+    return frozenset(meta.find_undeclared_variables(_parse(source)))
+
+
 def template_problems(source: str, slots: set[str]) -> list[tuple[int, str]]:
     """Syntax errors and undeclared variables in one template: ``[(template_line, message)]``."""
     env = _check_env()
@@ -236,7 +248,7 @@ def template_problems(source: str, slots: set[str]) -> list[tuple[int, str]]:
     if odd is not None:
         return [(source.count("\n", 0, source.index(odd)) + 1, f"{describe_character(odd)} in template")]
     try:
-        ast = env.parse(source)
+        ast = _parse(source)
     except TemplateSyntaxError as exc:
         return [(exc.lineno or 1, f"template syntax error: {exc.message}")]
     except ValueError as exc:  # Python refuses integer literals of more than 4300 digits
@@ -252,7 +264,7 @@ def template_problems(source: str, slots: set[str]) -> list[tuple[int, str]]:
     problems = _unsafe_constructs(ast, slots) + _filter_arity(ast, env)
     if problems:
         return problems
-    for name in sorted(meta.find_undeclared_variables(ast) - slots):
+    for name in sorted(_undeclared(source) - slots):
         problems.append((1, f"undeclared template variable {name!r}{did_you_mean(name, slots)}"))
     return problems
 
@@ -342,7 +354,7 @@ def _unsafe_constructs(ast: nodes.Template, slots: set[str]) -> list[tuple[int, 
 
 def used_variables(source: str) -> set[str]:
     """Slot names a template refers to."""
-    return set(meta.find_undeclared_variables(_check_env().parse(source)))
+    return set(_undeclared(source))
 
 
 def lexical_items(source: str, split_slots: frozenset[str] = frozenset()) -> tuple[frozenset[str], Counter[str]]:
@@ -357,7 +369,7 @@ def lexical_items(source: str, split_slots: frozenset[str] = frozenset()) -> tup
     """
     slots: set[str] = set()
     words: Counter[str] = Counter()
-    ast = _check_env().parse(source)
+    ast = _parse(source)
     for output in ast.find_all(nodes.Output):
         for child in output.nodes:
             if isinstance(child, nodes.TemplateData):

@@ -22,9 +22,13 @@ from blimpgen.records.types import Record, mismatch, record_type
 RecordT = TypeVar("RecordT", bound=Record)
 
 
+# What json.dumps(..., ensure_ascii=False, separators=(", ", ": ")) builds at every call.
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
+
+
 def dumps_record(record: Record) -> str:
     """One JSONL line (no newline), byte-stable for the same record."""
-    return json.dumps(record.to_dict(), ensure_ascii=False, separators=(", ", ": "))
+    return _ENCODER.encode(record.to_dict())
 
 
 def write_records(records: Iterable[Record], handle: IO[str]) -> int:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
@@ -59,6 +59,14 @@ class Phrase:
     def signature(self) -> tuple[tuple[str, Any], ...]:
         return self.head.signature if self.head is not None else ()
 
+    def stand_in(self, names: Collection[str]) -> Word | None:
+        """The head, when :meth:`get` gives the head's value for every one of ``names`` (no
+        part is so named and ``get`` is not overridden), else None: the bitset index then
+        caches what it finds for this phrase under the head word (see ``takes``)."""
+        if type(self).get is not Phrase.get or self.head is None or not self.parts.keys().isdisjoint(names):
+            return None
+        return self.head
+
     def words(self) -> Iterator[tuple[str, Word]]:
         """(part name, word) for every word in the phrase."""
         for name, value in self.parts.items():
@@ -90,12 +98,17 @@ def resolve(bindings: Bindings, path: tuple[str, ...]) -> Any:
 class Selector:
     """Pick words satisfying a formula that may refer to earlier slots.
 
-    The formula's top-level conjuncts without references give a fixed base list. Each
-    conjunct with references is evaluated as a bitset over the lexicon (see
-    :mod:`blimpgen.vocab.index`, which caches the costly parts - formulas by text, ``takes``
+    The formula's top-level conjuncts without references give a fixed base list. The
+    conjuncts with references are compiled once (:meth:`FeatureIndex.compile
+    <blimpgen.vocab.index.FeatureIndex.compile>`) into a function from the referenced values to
+    a bitset over the lexicon (the index caches the costly parts - formulas by text, ``takes``
     by the features that matter - with bounded keys), so a pick costs a few big-integer
     operations. A pick is uniform over the candidates: a few rejection draws from the base,
     then an exact draw of the n-th candidate (``nth_set_bit``), with no candidate lists kept.
+
+    Only the formula's syntax and names are checked when the selector is made; the bitsets and
+    the base list are computed on first use (a worker process that samples the paradigm, not
+    the parent that built every paradigm).
 
     In a colorless lexicon (:mod:`blimpgen.vocab.modes`) the formula is relaxed first: its
     selectional restrictions and plausibility literals always hold.
@@ -114,60 +127,99 @@ class Selector:
 
     def __init__(self, lexicon: Lexicon, formula: str, slots: list[str],
                  where: Callable[[str], SpecError]) -> None:
-        try:
-            node = query.parse(formula)
-        except SpecError as exc:
-            raise where(exc.message) from None
-        problems = query.check(node, lexicon.inventory, slots)
-        if problems:
-            raise where(problems[0])
+        node = checked_formula(lexicon, formula, slots, where)
         if lexicon.mode == "colorless":  # selectional restrictions and plausibility always hold
             node = relax(node)
         self.formula = formula
         self.lexicon = lexicon
-        index = lexicon.index
-        static, dynamic = query.split_static(node)
+        self.node = node
+        self._ready = False
+        self._predicate: query.Predicate | None = None
+
+    def _prepare(self) -> None:
+        index = self.lexicon.index
+        static, dynamic = query.split_static(self.node)
         self.base_bits = index.all
         for conjunct in static:
             self.base_bits &= index.evaluate(conjunct, None)
-        self.base: list[int] = positions(self.base_bits)
-        self.dynamic = [(c, query.refs(c)) for c in dynamic]
-        self.predicate = query.compile_formula(node, lexicon.categories)
+        self.base: list[int] = index.positions(self.base_bits)
+        refs = list(dict.fromkeys(ref for conjunct in dynamic for ref in query.refs(conjunct)))
+        self._paths = [ref.path for ref in refs]
+        self._dynamic = index.compile(("and", *dynamic), refs) if dynamic else None
+        self._ready = True
 
     def _bits(self, bindings: Bindings) -> int:
-        bits = self.base_bits
-        index = self.lexicon.index
-        for conjunct, refs in self.dynamic:
-            values = {ref: resolve(bindings, ref.path) for ref in refs}
-            bits &= index.evaluate(conjunct, values.__getitem__)
-            if not bits:
-                return 0
-        return bits
+        assert self._dynamic is not None
+        values = []
+        for path in self._paths:
+            value = bindings.get(path[0])
+            for part in path[1:]:
+                if value is None:
+                    break
+                value = value.get(part)
+            values.append(value)
+        return self.base_bits & self._dynamic(values)
 
     def candidates(self, bindings: Bindings) -> list[Word]:
         """All words satisfying the formula under ``bindings``, in lexicon order."""
-        return [self.lexicon.words[i] for i in positions(self._bits(bindings))]
+        if not self._ready:
+            self._prepare()
+        bits = self._bits(bindings) if self._dynamic is not None else self.base_bits
+        return [self.lexicon.words[i] for i in positions(bits)]
 
     def pick(self, rng: random.Random, bindings: Bindings) -> Word | None:
         """A uniformly random candidate, or ``None`` when there is none."""
+        if not self._ready:
+            self._prepare()
         words = self.lexicon.words
-        if not self.dynamic:
-            return words[self.base[rng.randrange(len(self.base))]] if self.base else None
+        base = self.base
+        if self._dynamic is None:
+            return words[base[rng.randrange(len(base))]] if base else None
         bits = self._bits(bindings)
         if not bits:
             return None
-        base = self.base
-        for _ in range(self.REJECTION_DRAWS):
-            i = base[rng.randrange(len(base))]
-            if bits >> i & 1:
-                return words[i]
+        if type(rng) is random.Random:
+            # rng.randrange(len(base)) spelt out, as random.Random draws it (k-bit numbers until
+            # one is below n; a test holds the two equal): most of a pick's time went to the call.
+            getrandbits, n, k = rng.getrandbits, len(base), len(base).bit_length()
+            for _ in range(self.REJECTION_DRAWS):
+                r = getrandbits(k)
+                while r >= n:
+                    r = getrandbits(k)
+                i = base[r]
+                if bits >> i & 1:
+                    return words[i]
+        else:
+            for _ in range(self.REJECTION_DRAWS):
+                i = base[rng.randrange(len(base))]
+                if bits >> i & 1:
+                    return words[i]
         # The same draw as indexing the sorted candidate positions, without enumerating them.
         return words[nth_set_bit(bits, rng.randrange(bits.bit_count()))]
 
     def holds(self, word: Any, bindings: Bindings) -> bool:
         """Evaluate the whole formula afresh with the reference closures (no bitsets, no caches):
         an independent check used by tests and ``violations``."""
-        return self.predicate(word, lambda ref: resolve(bindings, ref.path))
+        if self._predicate is None:
+            self._predicate = query.compile_formula(self.node, self.lexicon.categories)
+        return self._predicate(word, lambda ref: resolve(bindings, ref.path))
+
+
+def checked_formula(lexicon: Lexicon, formula: str, slots: list[str],
+                    where: Callable[[str], SpecError]) -> query.Node:
+    """A formula parsed and checked against the lexicon's inventory and the slots it may name.
+
+    Raises:
+        SpecError: built by ``where`` from the first problem.
+    """
+    try:
+        node = query.parse(formula)
+    except SpecError as exc:
+        raise where(exc.message) from None
+    problems = query.check(node, lexicon.inventory, slots)
+    if problems:
+        raise where(problems[0])
+    return node
 
 
 class SlotKind(ABC):
@@ -201,8 +253,8 @@ class SlotKind(ABC):
 
     def check_formula(self, formula: str, key: str, extra_slots: tuple[str, ...] = ()) -> None:
         """Check an author's formula as written, so errors quote their text, not a wrapped one."""
-        Selector(self.lexicon, formula, list(self.earlier) + list(extra_slots),
-                 lambda message: self.where(message, key))
+        checked_formula(self.lexicon, formula, list(self.earlier) + list(extra_slots),
+                        lambda message: self.where(message, key))
 
     def distinct_clause(self, slots: tuple[str, ...]) -> str:
         """Check ``distinct: [...]`` slot names and return the formula text requiring a lemma

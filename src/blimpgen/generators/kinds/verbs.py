@@ -213,6 +213,8 @@ class VerbGroupKind(SlotKind):
             key = (word.get("aux"), bool(word.get("negated")), word.get("tense"))
             self._aux.setdefault(key, []).append(word)
         self._modals = {False: frozenset(p.modals), True: frozenset(p.stative_modals)}
+        self._aux_cache: dict[tuple[Any, ...], list[Word]] = {}
+        self._modal_cache: dict[tuple[Any, ...], list[Word]] = {}
 
     def _verbs(self, vform: str, agree: bool, present: str = "any") -> Selector:
         key = (vform, agree, present)
@@ -259,6 +261,34 @@ class VerbGroupKind(SlotKind):
             return False
         return anchor is None or (time_of(aux, verb) in anchor[0] and aux.lemma not in anchor[1])
 
+    def _auxes(self, aux_type: str, negated: bool, tense: str | None, number: Any, vform: str) -> list[Word]:
+        """The auxiliaries of a type that agree with ``number`` and select ``vform`` (cached: the
+        answer depends on these values only)."""
+        key = (aux_type, negated, tense, number, vform)
+        found = self._aux_cache.get(key)
+        if found is None:
+            found = self._aux_cache[key] = [
+                a for a in self._aux.get((aux_type, negated, tense), ())
+                if (number is None or a.get("number") in (None, number))
+                and vform in (a.get("selects") or ())
+                and (not self.params.agreeing or a.get("number") is not None)]
+        return found
+
+    def _modals_for(self, auxes: list[Word], stative: bool,
+                    anchor: tuple[frozenset[str], frozenset[str]] | None) -> list[Word]:
+        """The modals of ``auxes`` (a list :meth:`_auxes` keeps, hence keyed by identity) allowed
+        with a (non-)stative verb under ``anchor``: :meth:`_modal_ok`, whose answer for a modal
+        depends on the verb's stativity only (a modal's time is its own), cached."""
+        key = (id(auxes), stative, anchor)
+        found = self._modal_cache.get(key)
+        if found is None:
+            modals = self._modals[stative]
+            found = self._modal_cache[key] = [
+                a for a in auxes if a.lemma in modals
+                and (anchor is None or ((PAST_MODAL if a.lemma in PAST_FORM_MODALS else MODAL) in anchor[0]
+                                        and a.lemma not in anchor[1]))]
+        return found
+
     def sample(self, rng: random.Random, bindings: Bindings) -> VerbGroup | None:
         p = self.params
         negated = {"never": False, "always": True}.get(p.negation)
@@ -290,17 +320,14 @@ class VerbGroupKind(SlotKind):
                 continue
             aux_type = AUX_OF.get(pattern, "do")
             vform = VFORM_OF.get(pattern, "bare")
-            auxes = [a for a in self._aux.get((aux_type, negated, None if aux_type == "modal" else tense), ())
-                     if (number is None or a.get("number") in (None, number))
-                     and vform in (a.get("selects") or ())
-                     and (not p.agreeing or a.get("number") is not None)]
+            auxes = self._auxes(aux_type, negated, None if aux_type == "modal" else tense, number, vform)
             if not auxes:
                 continue
             verb = self._verbs(vform, False, present).pick(rng, bindings)
             if verb is None:
                 continue
             if aux_type == "modal":
-                auxes = [a for a in auxes if self._modal_ok(a, verb, anchor)]
+                auxes = self._modals_for(auxes, bool(verb.get("stative")), anchor)
                 if not auxes:
                     continue
             aux = auxes[rng.randrange(len(auxes))]
