@@ -138,3 +138,21 @@ def children_of(pid: int) -> list[int]:
         if int(fields[1]) == pid:
             found.append(int(stat.parent.name))
     return found
+
+
+def _sleep_for_ever() -> None:
+    time.sleep(600)
+
+
+def test_pool_finished_run_ends_a_worker_that_does_not_exit(monkeypatch) -> None:
+    """A worker stuck after the last result (on a lock a dead worker held) cannot hang the run."""
+    import multiprocessing
+    import types
+
+    from blimpgen.generators import pool as pool_module
+
+    monkeypatch.setattr(pool_module, "JOIN_GRACE", 0.2)
+    stuck = multiprocessing.get_context("fork").Process(target=_sleep_for_ever)
+    stuck.start()
+    pool_module._join_workers(types.SimpleNamespace(_pool=[stuck]))
+    assert not stuck.is_alive()

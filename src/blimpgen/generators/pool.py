@@ -88,6 +88,7 @@ def write_files(files: Sequence[tuple[str, Source[Record], Path | None]], n: int
         # (terminate() would signal workers that may be blocking on the task queue's lock, which
         # the pool then holds: a signal that arrives just before they block was lost, a hang.)
         pool.close()
+        _join_workers(pool)
         pool.join()
         done = True
     finally:
@@ -95,6 +96,27 @@ def write_files(files: Sequence[tuple[str, Source[Record], Path | None]], n: int
             pool.terminate()
             pool.join()
         _FILES = ()
+
+
+# Seconds a finished run waits for a worker to take its end-of-work sentinel and exit.
+JOIN_GRACE = 5.0
+
+
+def _join_workers(pool: Any) -> None:
+    """Every result is in: wait a little for each worker to exit, then end the ones still there.
+
+    A worker normally exits on its sentinel. One that waits on the task queue's lock held by a
+    worker that died holding it (seen once under heavy load, cause not found) would wait for
+    ever, and ``pool.join()`` with it; since nothing is left to write, ending it loses nothing
+    (idle workers keep the default action of SIGTERM, so it ends at once).
+    """
+    workers = list(getattr(pool, "_pool", ()))  # multiprocessing keeps the worker processes there
+    for worker in workers:
+        worker.join(JOIN_GRACE)
+    for worker in workers:
+        if worker.is_alive():
+            worker.terminate()
+            worker.join()
 
 
 _write: Write | None = None
