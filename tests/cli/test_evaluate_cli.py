@@ -192,8 +192,9 @@ def test_cli_evaluate_probes_masked_multi_token_fails_cleanly(tmp_path: Path, ca
     code, _, err = run_cli(["eval", "--scorer", "hf-masked", "--model", str(model_dir), "--device", "cpu",
                             "--data", str(data), "--out", str(out)], capsys)
     assert code == 1
-    lines = [line for line in err.replace("\r", "\n").splitlines() if line.strip() and "it/s]" not in line]
-    assert len(lines) == 1 and lines[0].startswith("error: "), lines  # transformers' loading bars aside
+    lines = [line for line in err.replace("\r", "\n").splitlines()
+             if line.strip() and "it/s]" not in line and not line.startswith("eval: ")]
+    assert len(lines) == 1 and lines[0].startswith("error: "), lines  # loading bars and eval progress aside
     # the one item is dropped (not one token), so nothing is left to score: a one-line error naming it
     assert "every one of the 1 items was dropped (e.g. sleep-00000: candidate 'sleeping' is" in lines[0]
     assert str(model_dir) in lines[0]
