@@ -437,3 +437,27 @@ def test_files_holding_items_are_recognised(tmp_path, probes) -> None:
     other = tmp_path / "pairs.jsonl"
     other.write_text(json.dumps({"sentence_good": "A.", "sentence_bad": "B.", "UID": "u"}) + "\n")
     assert not file_holds_items(other) and not file_holds_items(Path(tmp_path / "missing.jsonl"))
+
+
+@pytest.mark.parametrize("seed", [1, 8812, 2024])
+def test_but_not_distractors_fail_a_condition_by_an_explicit_fact(seed, probes, lexicon) -> None:
+    """Each distractor of the but-not suite is known to fail: a row gives it the negated property, or
+    it is described for the first property's relation without it; never a mere missing row. made_of is
+    one usual material per concept, so a made_of row is what the thing is made of, not one of several."""
+    from .gold_facts import _conjunction, properties, raw
+
+    materials: dict[str, list[str]] = {}
+    for row in raw("properties"):
+        if row["relation"] == "made_of":
+            materials.setdefault(row["concept"], []).append(row["value"])
+    assert all(len(v) == 1 for v in materials.values()), {k: v for k, v in materials.items() if len(v) > 1}
+    has, described = properties()
+    for item, _ in generate_items_with_bindings(probes["olmpics_property_conjunction_but_not"], 60, seed=seed):
+        first, second, _ = _conjunction(item)
+        for c in item.candidates:
+            if c == item.answer:
+                assert first in has[c] and second not in has[c] and second[0] in described[c], (c, item.context)
+            else:
+                fails_second = second in has[c]
+                fails_first = first not in has[c] and first[0] in described[c]
+                assert fails_second or fails_first, (c, item.context)

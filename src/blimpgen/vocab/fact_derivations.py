@@ -105,7 +105,8 @@ def derive_concepts(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon, word
                     tables: Tables) -> RowsAndErrors:
     """One row per concept of ``properties``: the set of its properties (``relation:value``), of
     the relations it is described for (a concept is described completely for each of those), and
-    its place in the isa tree (``parent``, ``top``)."""
+    its place in the isa tree (``parent``, ``top``). A concept has at most one ``made_of``: its
+    usual material, so that 'is not made of X' is true of it for every other material."""
     grouped: dict[str, list[FactRow]] = defaultdict(list)
     errors: list[SpecError] = []
     for row in rows:
@@ -118,6 +119,14 @@ def derive_concepts(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon, word
             errors.append(LexiconError(f"{concept!r} is a mass noun; concepts are count nouns (a question's answer, "
                                        "'a(n) X' in a context)", file, int(line), "concept"))
             continue
+        materials = [r for r in members if r.get("relation") == "made_of"]
+        if len(materials) > 1:  # 'made of' is the one usual material: with two, 'not made of X' is unclear
+            listed = ", ".join(r.get("value") for r in materials)
+            for r in materials[1:]:
+                file, line = r.source.rsplit(":", 1)
+                errors.append(LexiconError(f"{concept!r} has more than one made_of ({listed}); made_of is the one "
+                                           "usual material: keep it, or leave made_of out where it varies",
+                                           file, int(line), "value"))
         parent, top = _root(concept, words)
         values = {"concept": concept, "properties": frozenset(property_key(r) for r in members),
                   "relations": frozenset(r.get("relation") for r in members), "parent": parent, "top": top,
