@@ -686,3 +686,26 @@ def test_lexicon_data_gendered_nouns_are_listed_together(lexicon) -> None:
 
 def lexicon_files_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "src" / "blimpgen" / "vocab" / "data" / "lexicon"
+
+
+# ----------------------------------------------------------------------------- review-driven classes
+
+
+def test_lexicon_data_absolute_use_verbs_are_not_obligatory_object(lexicon):
+    """Verbs with an absolute use ('He's digitizing', 'She's alphabetizing') never drop to bad."""
+    absolute = {"digitize", "alphabetize", "serenade", "exterminate", "garnish", "refurbish", "bulldoze",
+                "pave", "misspell", "eulogize"}
+    bad = sorted({w.lemma for w in lexicon.filter("V and obligatory_object") if w.lemma in absolute})
+    assert not bad, bad
+
+
+def test_lexicon_data_review_marks(lexicon):
+    """Words a review found read otherwise carry the mark the paradigms exclude."""
+    def marked(formula: str) -> set[str]:
+        return {w.lemma for w in lexicon.filter(formula)}
+    assert {"binder", "legend", "model", "source"} <= marked("N and person_sense")
+    assert {"boundary", "route", "location"} <= marked("N and place_reading")
+    assert {"year", "night", "twilight", "day", "week", "morning"} <= marked("N and class=time")
+    assert {"tempt", "welcome", "patronize"} <= marked("V and ing_adjective")
+    assert {"kill", "cremate", "bury", "assassinate", "outlive"} <= marked("V and object_dead")
+    assert not marked("N and animate and (person_sense or place_reading)")
