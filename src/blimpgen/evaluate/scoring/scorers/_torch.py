@@ -149,6 +149,33 @@ def check_model_args(model_args: Mapping[str, Any] | None) -> dict[str, Any]:
     return out
 
 
+def load_network(auto_class: Any, scorer: str, model: Any, tokenizer: Any, dtype: str, device: str | None,
+                 device_map: str | None, model_args: Mapping[str, Any] | None) -> tuple[Any, Any, Any]:
+    """The model and tokenizer a transformers scorer runs, on its device, in eval mode, and the torch dtype.
+
+    ``model`` is a hub id or folder (loaded with ``auto_class`` through :func:`load_pretrained`)
+    or a loaded model, which then needs a loaded ``tokenizer``. The device is checked before the
+    weights load; the tokenizer is checked against the model's vocabulary.
+
+    Raises:
+        OptionError: a loaded model without a loaded tokenizer, or a bad device or dtype.
+        ModelLoadError: as :func:`load_pretrained` and :func:`check_tokenizer`.
+    """
+    torch_dtype = resolve_dtype(dtype, device)
+    target: Any = resolve_device(device) if device_map is None else None  # before the weights load
+    name = model if isinstance(model, str) else type(model).__name__
+    if isinstance(model, str):
+        network, tokenizer = load_pretrained(auto_class, model, torch_dtype, device_map, tokenizer, model_args)
+    else:
+        network = model
+    if tokenizer is None or isinstance(tokenizer, str):
+        raise OptionError(f"{scorer} needs a loaded tokenizer when given a loaded model")
+    check_tokenizer(tokenizer, embedding_rows(network), name)
+    if device_map is None:
+        network = network.to(target, dtype=torch_dtype)
+    return network.eval(), tokenizer, torch_dtype
+
+
 def load_pretrained(auto_class: Any, name: str, dtype: Any, device_map: str | None,
                     tokenizer: Any = None, model_args: Mapping[str, Any] | None = None) -> tuple[Any, Any]:
     """Load a model and its tokenizer by hub id or local path.

@@ -30,14 +30,10 @@ from blimpgen.errors import ModelLoadError, OptionError
 from blimpgen.evaluate.scoring.base import BlankQuery, BlankScores, Query, QueryError, TokenScores
 from blimpgen.evaluate.scoring.scorers._torch import (
     TorchScorer,
-    check_tokenizer,
-    embedding_rows,
     encode_query,
-    load_pretrained,
+    load_network,
     loading_options,
     max_positions,
-    resolve_device,
-    resolve_dtype,
 )
 
 if TYPE_CHECKING:  # the annotations say what only a library caller can pass (scoring.options)
@@ -99,22 +95,11 @@ class CausalLMScorer(TorchScorer):
             raise OptionError(f"first_token must be 'bos' or 'none', got {first_token!r}")
         self.model_name = model if isinstance(model, str) else type(model).__name__
         self.loading = loading_options(tokenizer, model_args)
-        torch_dtype = resolve_dtype(dtype, device)
-        target: Any = resolve_device(device) if device_map is None else None  # before the weights load
-        network: PreTrainedModel
-        if isinstance(model, str):
-            network, tokenizer = load_pretrained(AutoModelForCausalLM, model, torch_dtype, device_map, tokenizer,
-                                                 model_args)
-        else:
-            network = model
-        if tokenizer is None or isinstance(tokenizer, str):
-            raise OptionError("hf-causal needs a loaded tokenizer when given a loaded model")
-        check_tokenizer(tokenizer, embedding_rows(network), self.model_name)
+        network, loaded, torch_dtype = load_network(AutoModelForCausalLM, "hf-causal", model, tokenizer, dtype,
+                                                    device, device_map, model_args)
+        self.tokenizer = loaded
         self.max_positions = max_positions(network)
-        if device_map is None:
-            network = network.to(target, dtype=torch_dtype)
-        self.model = network.eval()
-        self.tokenizer = tokenizer
+        self.model = network
         if batch_tokens is None:
             # Measured with bench/eval_speed.py on a 2-core CPU (6x512 GPT-2, all 67 paradigms,
             # prefix trees): 512 tokens per pass ran 11.8-12.1 s, 256 ran 13-14 s, 1024 12.5 s and
@@ -126,7 +111,7 @@ class CausalLMScorer(TorchScorer):
         self.first_token, self.share_prefix = first_token, share_prefix
         self.prefix_id: int | None = None
         if first_token == "bos":
-            self.prefix_id = tokenizer.bos_token_id if tokenizer.bos_token_id is not None else tokenizer.eos_token_id
+            self.prefix_id = loaded.bos_token_id if loaded.bos_token_id is not None else loaded.eos_token_id
             if self.prefix_id is None:
                 raise ModelLoadError(f"tokenizer of {self.model_name} has neither a BOS nor an EOS token, so the "
                                      "first word cannot be scored; use --first-token none")

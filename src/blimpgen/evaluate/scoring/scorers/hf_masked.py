@@ -38,8 +38,8 @@ from blimpgen.evaluate.scoring.base import (
 from blimpgen.evaluate.scoring.scorers._torch import (
     TorchScorer,
     check_tokenizer,
-    embedding_rows,
     gather_logprobs,
+    load_network,
     load_pretrained,
     loading_options,
     max_positions,
@@ -92,24 +92,13 @@ class MaskedLMScorer(TorchScorer):
             raise OptionError(f"unknown PLL metric {pll!r}; expected one of: {', '.join(PLL_METRICS)}")
         self.model_name = model if isinstance(model, str) else type(model).__name__
         self.loading = loading_options(tokenizer, model_args)
-        torch_dtype = resolve_dtype(dtype, device)
-        target: Any = resolve_device(device) if device_map is None else None  # before the weights load
-        network: PreTrainedModel
-        if isinstance(model, str):
-            network, tokenizer = load_pretrained(AutoModelForMaskedLM, model, torch_dtype, device_map, tokenizer,
-                                                 model_args)
-        else:
-            network = model
-        if tokenizer is None or isinstance(tokenizer, str):
-            raise OptionError("hf-masked needs a loaded tokenizer when given a loaded model")
-        check_tokenizer(tokenizer, embedding_rows(network), self.model_name)
-        if tokenizer.mask_token_id is None:
+        network, loaded, torch_dtype = load_network(AutoModelForMaskedLM, "hf-masked", model, tokenizer, dtype,
+                                                    device, device_map, model_args)
+        if loaded.mask_token_id is None:
             raise ModelLoadError(f"tokenizer of {self.model_name} has no mask token; hf-masked needs one")
-        if not getattr(tokenizer, "is_fast", False):
+        if not getattr(loaded, "is_fast", False):
             raise ModelLoadError(f"tokenizer of {self.model_name} is not a fast tokenizer; hf-masked needs word ids")
-        if device_map is None:
-            network = network.to(target, dtype=torch_dtype)
-        self.model, self.tokenizer = network.eval(), tokenizer
+        self.model, self.tokenizer = network, loaded
         self.pll, self.batch_tokens, self.device_map = pll, batch_tokens, device_map
         self.dtype = str(torch_dtype).replace("torch.", "")
         self._head = _HEADS.get(getattr(network.config, "model_type", ""))
