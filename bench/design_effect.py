@@ -56,12 +56,18 @@ def make_tokenizer(texts: list[str]):
     tok = Tokenizer(models.WordLevel(unk_token="[UNK]"))
     tok.pre_tokenizer = pre_tokenizers.Whitespace()  # words and punctuation, case kept
     tok.train_from_iterator(texts, trainers.WordLevelTrainer(special_tokens=["<|endoftext|>", "[UNK]"]))
-    return PreTrainedTokenizerFast(tokenizer_object=tok, bos_token="<|endoftext|>", eos_token="<|endoftext|>",
-                                   unk_token="[UNK]", pad_token="<|endoftext|>")
+    return PreTrainedTokenizerFast(
+        tokenizer_object=tok,
+        bos_token="<|endoftext|>",
+        eos_token="<|endoftext|>",
+        unk_token="[UNK]",
+        pad_token="<|endoftext|>",
+    )
 
 
-def train(model, tokenizer, sentences: list[str], steps: int, minutes: float | None, batch: int, lr: float,
-          seed: int) -> dict:
+def train(
+    model, tokenizer, sentences: list[str], steps: int, minutes: float | None, batch: int, lr: float, seed: int
+) -> dict:
     """Next-token training, each sentence <|endoftext|> S <|endoftext|>, for ``steps`` batches (or
     until ``minutes`` are up, when given first)."""
     import torch
@@ -80,8 +86,8 @@ def train(model, tokenizer, sentences: list[str], steps: int, minutes: float | N
         ids = torch.full((batch, width), bos)
         labels = torch.full((batch, width), -100)
         for i, row in enumerate(rows):
-            ids[i, :len(row)] = torch.tensor(row)
-            labels[i, :len(row)] = torch.tensor(row)
+            ids[i, : len(row)] = torch.tensor(row)
+            labels[i, : len(row)] = torch.tensor(row)
         for group in optimizer.param_groups:  # short linear warm-up, then constant
             group["lr"] = lr * min(1.0, (step + 1) / 100)
         loss = model(input_ids=ids, labels=labels).loss
@@ -93,15 +99,24 @@ def train(model, tokenizer, sentences: list[str], steps: int, minutes: float | N
         step, seen = step + 1, seen + batch
     model.eval()
     tail = losses[-50:]
-    return {"steps": step, "sentences_seen": seen, "epochs": round(seen / len(encoded), 2),
-            "final_loss": round(sum(tail) / len(tail), 3), "perplexity": round(math.exp(sum(tail) / len(tail)), 1),
-            "seconds": round(time.monotonic() - start, 1)}
+    return {
+        "steps": step,
+        "sentences_seen": seen,
+        "epochs": round(seen / len(encoded), 2),
+        "final_loss": round(sum(tail) / len(tail), 3),
+        "perplexity": round(math.exp(sum(tail) / len(tail)), 1),
+        "seconds": round(time.monotonic() - start, 1),
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--steps", type=int, default=350,
-                        help="training batches (a fixed count, so a busy machine takes longer, not learns less)")
+    parser.add_argument(
+        "--steps",
+        type=int,
+        default=350,
+        help="training batches (a fixed count, so a busy machine takes longer, not learns less)",
+    )
     parser.add_argument("--minutes", type=float, default=None, help="stop training after this wall-clock time")
     parser.add_argument("--corpus", choices=["simple", "blimp"], default="simple")
     parser.add_argument("--sentences", type=int, default=20_000, help="simple training sentences")
@@ -138,19 +153,29 @@ def main() -> None:
     pairs = [pair for pair, _ in generate_records(source, args.pairs * source.cells, args.seed)]
     data.write_text("".join(dumps_record(pair) + "\n" for pair in pairs), encoding="utf-8")
     overlap = len({p.sentence_good for p in pairs} & set(sentences))
-    print(f"corpus {args.corpus}: {len(sentences)} training sentences; test: {len(pairs)} pairs of {DESIGN} "
-          f"({args.pairs} per cell, seed {args.seed}), {overlap} good test sentences also in training; "
-          f"generated in {time.monotonic() - began:.1f} s")
+    print(
+        f"corpus {args.corpus}: {len(sentences)} training sentences; test: {len(pairs)} pairs of {DESIGN} "
+        f"({args.pairs} per cell, seed {args.seed}), {overlap} good test sentences also in training; "
+        f"generated in {time.monotonic() - began:.1f} s"
+    )
 
     tokenizer = make_tokenizer(sentences + [text for p in pairs for text in (p.sentence_good, p.sentence_bad)])
     torch.manual_seed(args.seed)
-    config = transformers.GPT2Config(vocab_size=len(tokenizer), n_positions=64, n_embd=args.width,
-                                     n_layer=args.layers, n_head=4, bos_token_id=tokenizer.bos_token_id,
-                                     eos_token_id=tokenizer.eos_token_id)
+    config = transformers.GPT2Config(
+        vocab_size=len(tokenizer),
+        n_positions=64,
+        n_embd=args.width,
+        n_layer=args.layers,
+        n_head=4,
+        bos_token_id=tokenizer.bos_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+    )
     model = transformers.GPT2LMHeadModel(config)
     parameters = sum(p.numel() for p in model.parameters())
-    print(f"GPT-2 {args.layers} layers x {args.width}, {parameters / 1e6:.2f} M parameters, "
-          f"{len(tokenizer)}-word vocabulary, {torch.get_num_threads()} threads")
+    print(
+        f"GPT-2 {args.layers} layers x {args.width}, {parameters / 1e6:.2f} M parameters, "
+        f"{len(tokenizer)}-word vocabulary, {torch.get_num_threads()} threads"
+    )
     stats = train(model, tokenizer, sentences, args.steps, args.minutes, args.batch, args.lr, args.seed)
     print("training: " + ", ".join(f"{key} {value}" for key, value in stats.items()))
 

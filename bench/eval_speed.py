@@ -58,13 +58,17 @@ def make_tokenizer(sentences: list[str], cache: Path, vocab_size: int):
         tok = Tokenizer(models.BPE())
         tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
         tok.decoder = decoders.ByteLevel()
-        trainer = trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=["<|endoftext|>"],
-                                      initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+        trainer = trainers.BpeTrainer(
+            vocab_size=vocab_size,
+            special_tokens=["<|endoftext|>"],
+            initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        )
         tok.train_from_iterator(sentences, trainer)
         cache.mkdir(parents=True, exist_ok=True)
         tok.save(str(path))
-    return PreTrainedTokenizerFast(tokenizer_file=str(path), bos_token="<|endoftext|>",
-                                   eos_token="<|endoftext|>", pad_token="<|endoftext|>")
+    return PreTrainedTokenizerFast(
+        tokenizer_file=str(path), bos_token="<|endoftext|>", eos_token="<|endoftext|>", pad_token="<|endoftext|>"
+    )
 
 
 def synthetic_pairs(sentences: list[str], n: int, seed: int) -> list[dict]:
@@ -81,16 +85,25 @@ def synthetic_pairs(sentences: list[str], n: int, seed: int) -> list[dict]:
         bad = list(words)
         bad[position] = replacement
         uid = f"synthetic_{len(pairs) % 67:02d}"
-        pairs.append({"sentence_good": " ".join(words), "sentence_bad": " ".join(bad), "UID": uid,
-                      "linguistics_term": uid, "pairID": str(len(pairs))})
+        pairs.append(
+            {
+                "sentence_good": " ".join(words),
+                "sentence_bad": " ".join(bad),
+                "UID": uid,
+                "linguistics_term": uid,
+                "pairID": str(len(pairs)),
+            }
+        )
     return pairs
 
 
 def load_data(path: str) -> list[dict]:
     from blimpgen.evaluate.runner import read_data
 
-    return [{"sentence_good": p.sentence_good, "sentence_bad": p.sentence_bad, "UID": p.UID}
-            for p, _ in read_data(path).records]
+    return [
+        {"sentence_good": p.sentence_good, "sentence_bad": p.sentence_bad, "UID": p.UID}
+        for p, _ in read_data(path).records
+    ]
 
 
 def run_blimpgen(model, tokenizer, pairs, dtype="float32", batch_tokens=None):
@@ -110,8 +123,11 @@ def run_lm_eval(model, tokenizer, pairs, batch_size):
     from lm_eval.models.huggingface import HFLM
 
     lm = HFLM(pretrained=model, tokenizer=tokenizer, batch_size=batch_size, device="cpu", dtype="float32")
-    requests = [Instance(request_type="loglikelihood", doc={}, arguments=("", s), idx=i)
-                for i, p in enumerate(pairs) for s in (p["sentence_good"], p["sentence_bad"])]
+    requests = [
+        Instance(request_type="loglikelihood", doc={}, arguments=("", s), idx=i)
+        for i, p in enumerate(pairs)
+        for s in (p["sentence_good"], p["sentence_bad"])
+    ]
     start = time.perf_counter()
     results = lm.loglikelihood(requests, disable_tqdm=True)
     elapsed = time.perf_counter() - start
@@ -126,8 +142,7 @@ def run_minicons(model, tokenizer, pairs, batch_size):
     start = time.perf_counter()
     scores = []
     for i in range(0, len(sentences), batch_size):
-        scores += lm.sequence_score(sentences[i:i + batch_size], reduction=lambda x: x.sum(0).item(),
-                                    bos_token=True)
+        scores += lm.sequence_score(sentences[i : i + batch_size], reduction=lambda x: x.sum(0).item(), bos_token=True)
     elapsed = time.perf_counter() - start
     return elapsed, scores
 
@@ -164,8 +179,15 @@ def main() -> None:
     tokenizer = make_tokenizer(sentences, Path(args.cache), args.vocab)
     pairs = load_data(args.data) if args.data else synthetic_pairs(sentences, args.pairs, seed=0)
     torch.manual_seed(0)
-    config = GPT2Config(vocab_size=len(tokenizer), n_positions=1024, n_embd=args.width, n_layer=args.layers,
-                        n_head=8, bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id)
+    config = GPT2Config(
+        vocab_size=len(tokenizer),
+        n_positions=1024,
+        n_embd=args.width,
+        n_layer=args.layers,
+        n_head=8,
+        bos_token_id=tokenizer.bos_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+    )
     model = GPT2LMHeadModel(config).eval()
 
     encode = lambda s: tokenizer.encode(s, add_special_tokens=False)  # noqa: E731
@@ -175,16 +197,22 @@ def main() -> None:
         n_tokens += len(good) + len(bad)
         common = next((i for i, (a, b) in enumerate(zip(good, bad)) if a != b), min(len(good), len(bad)))
         shared += common
-    print(f"data: {len(pairs)} pairs, {2 * len(pairs)} sentences, {n_tokens} tokens "
-          f"({n_tokens / (2 * len(pairs)):.1f}/sentence), shared prefix {2 * shared / n_tokens:.1%} of tokens, "
-          f"{len({p['UID'] for p in pairs})} paradigms")
-    print(f"model: GPT-2 {args.layers} layers x {args.width}, vocab {len(tokenizer)}, "
-          f"{sum(p.numel() for p in model.parameters()) / 1e6:.1f}M parameters; torch {torch.__version__}, "
-          f"{torch.get_num_threads()} threads")
+    print(
+        f"data: {len(pairs)} pairs, {2 * len(pairs)} sentences, {n_tokens} tokens "
+        f"({n_tokens / (2 * len(pairs)):.1f}/sentence), shared prefix {2 * shared / n_tokens:.1%} of tokens, "
+        f"{len({p['UID'] for p in pairs})} paradigms"
+    )
+    print(
+        f"model: GPT-2 {args.layers} layers x {args.width}, vocab {len(tokenizer)}, "
+        f"{sum(p.numel() for p in model.parameters()) / 1e6:.1f}M parameters; torch {torch.__version__}, "
+        f"{torch.get_num_threads()} threads"
+    )
 
-    runners = {"blimpgen": lambda: run_blimpgen(model, tokenizer, pairs, batch_tokens=args.batch_tokens),
-               "lm-eval": lambda: run_lm_eval(model, tokenizer, pairs, args.batch_size),
-               "minicons": lambda: run_minicons(model, tokenizer, pairs, args.batch_size)}
+    runners = {
+        "blimpgen": lambda: run_blimpgen(model, tokenizer, pairs, batch_tokens=args.batch_tokens),
+        "lm-eval": lambda: run_lm_eval(model, tokenizer, pairs, args.batch_size),
+        "minicons": lambda: run_minicons(model, tokenizer, pairs, args.batch_size),
+    }
     times, scores, cpu_times = {}, {}, {}
     for tool in args.tools.split(","):
         try:
@@ -194,31 +222,51 @@ def main() -> None:
         except ImportError as exc:
             print(f"{tool}: not installed ({exc}); skipped")
             continue
-        print(f"{tool:10s} {times[tool]:8.1f} s  {n_tokens / times[tool]:8.0f} tokens/s  "
-              f"(process CPU {cpu_times[tool]:.1f} s)  accuracy {accuracy(scores[tool]):.4f}", flush=True)
-    report = {"pairs": len(pairs), "tokens": n_tokens, "shared_prefix_share": 2 * shared / n_tokens,
-              "seconds": times, "cpu_seconds": cpu_times,
-              "tokens_per_second": {k: n_tokens / v for k, v in times.items()}}
+        print(
+            f"{tool:10s} {times[tool]:8.1f} s  {n_tokens / times[tool]:8.0f} tokens/s  "
+            f"(process CPU {cpu_times[tool]:.1f} s)  accuracy {accuracy(scores[tool]):.4f}",
+            flush=True,
+        )
+    report = {
+        "pairs": len(pairs),
+        "tokens": n_tokens,
+        "shared_prefix_share": 2 * shared / n_tokens,
+        "seconds": times,
+        "cpu_seconds": cpu_times,
+        "tokens_per_second": {k: n_tokens / v for k, v in times.items()},
+    }
     if "blimpgen" in times:
         for tool in times:
             if tool == "blimpgen":
                 continue
             diff = max(abs(a - b) for a, b in zip(scores["blimpgen"], scores[tool]))
             same_acc = accuracy(scores["blimpgen"]) == accuracy(scores[tool])
-            flips = sum((g1 > b1) != (g2 > b2) for g1, b1, g2, b2 in zip(
-                scores["blimpgen"][0::2], scores["blimpgen"][1::2], scores[tool][0::2], scores[tool][1::2]))
-            print(f"blimpgen vs {tool}: speed-up {times[tool] / times['blimpgen']:.2f}x, max |sum log-prob "
-                  f"difference| {diff:.2e}, pair decisions differing {flips}, same accuracy: {same_acc}")
-            report[f"vs_{tool}"] = {"speedup": times[tool] / times["blimpgen"], "max_abs_diff": diff,
-                                    "flips": flips, "same_accuracy": same_acc}
+            flips = sum(
+                (g1 > b1) != (g2 > b2)
+                for g1, b1, g2, b2 in zip(
+                    scores["blimpgen"][0::2], scores["blimpgen"][1::2], scores[tool][0::2], scores[tool][1::2]
+                )
+            )
+            print(
+                f"blimpgen vs {tool}: speed-up {times[tool] / times['blimpgen']:.2f}x, max |sum log-prob "
+                f"difference| {diff:.2e}, pair decisions differing {flips}, same accuracy: {same_acc}"
+            )
+            report[f"vs_{tool}"] = {
+                "speedup": times[tool] / times["blimpgen"],
+                "max_abs_diff": diff,
+                "flips": flips,
+                "same_accuracy": same_acc,
+            }
     if args.bf16 and "blimpgen" in times:
         elapsed, bf16 = run_blimpgen(model, tokenizer, pairs, dtype="bfloat16", batch_tokens=args.batch_tokens)
         fp32 = scores["blimpgen"]
         flips = sum((g1 > b1) != (g2 > b2) for g1, b1, g2, b2 in zip(fp32[0::2], fp32[1::2], bf16[0::2], bf16[1::2]))
         diff = max(abs(a - b) for a, b in zip(fp32, bf16))
-        print(f"blimpgen bf16 {elapsed:8.1f} s  {n_tokens / elapsed:8.0f} tokens/s  "
-              f"({times['blimpgen'] / elapsed:.2f}x fp32), {flips} of {len(pairs)} pairs flip vs fp32, "
-              f"max |diff| {diff:.3f}")
+        print(
+            f"blimpgen bf16 {elapsed:8.1f} s  {n_tokens / elapsed:8.0f} tokens/s  "
+            f"({times['blimpgen'] / elapsed:.2f}x fp32), {flips} of {len(pairs)} pairs flip vs fp32, "
+            f"max |diff| {diff:.3f}"
+        )
         report["bf16"] = {"seconds": elapsed, "flips": flips, "max_abs_diff": diff}
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=2) + "\n")

@@ -55,8 +55,9 @@ print(json.dumps({"pairs": count, "total_s": end - start, "import_s": t_import -
 
 
 def measure(uids: list[str], n: int) -> dict:
-    out = subprocess.run([sys.executable, "-c", CHILD, json.dumps(uids), str(n)],
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, json.dumps(uids), str(n)], capture_output=True, text=True, check=True
+    )
     return json.loads(out.stdout)
 
 
@@ -65,12 +66,24 @@ def measure_cli(n: int, jobs: int | None, out: str) -> tuple[float, float]:
     import shutil
 
     shutil.rmtree(out, ignore_errors=True)
-    command = [sys.executable, "-c", "from blimpgen.cli import main; main()", "gen", "--all", "-n", str(n),
-               "--out-dir", out, "--quiet"] + ([] if jobs is None else ["--jobs", str(jobs)])
+    command = [
+        sys.executable,
+        "-c",
+        "from blimpgen.cli import main; main()",
+        "gen",
+        "--all",
+        "-n",
+        str(n),
+        "--out-dir",
+        out,
+        "--quiet",
+    ] + ([] if jobs is None else ["--jobs", str(jobs)])
     # A child that reads its own peak: RUSAGE_CHILDREN here would keep the largest of every run.
-    wrapper = ("import resource, subprocess, sys, time; s = time.perf_counter(); "
-               "subprocess.run(sys.argv[1:], check=True); "
-               "print(time.perf_counter() - s, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)")
+    wrapper = (
+        "import resource, subprocess, sys, time; s = time.perf_counter(); "
+        "subprocess.run(sys.argv[1:], check=True); "
+        "print(time.perf_counter() - s, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)"
+    )
     result = subprocess.run([sys.executable, "-c", wrapper, *command], capture_output=True, text=True, check=True)
     wall, rss = map(float, result.stdout.split())
     return wall, rss
@@ -133,8 +146,9 @@ def measure_cpu(n: int, jobs: int | None, out: str) -> dict:
     shutil.rmtree(out, ignore_errors=True)
     with tempfile.TemporaryDirectory() as log:
         command = [sys.executable, "-c", CPU_CHILD, log, "gen", "--all", "-n", str(n), "--out-dir", out, "--quiet"]
-        result = subprocess.run(command + ([] if jobs is None else ["--jobs", str(jobs)]),
-                                capture_output=True, text=True, check=True)
+        result = subprocess.run(
+            command + ([] if jobs is None else ["--jobs", str(jobs)]), capture_output=True, text=True, check=True
+        )
     return json.loads(result.stdout.splitlines()[-1])
 
 
@@ -156,8 +170,10 @@ def cpu_main(n: int, repeats: int) -> None:
         worker = statistics.median(max(r["worker_cpu"] or [r["serial_generation_cpu"]]) for r in runs)
         whole = statistics.median(r["total_cpu"] for r in runs)
         print(f"{name:<22} {startup:>9.2f} {worker:>15.2f} {whole:>7.2f} {startup + worker:>9.2f}")
-    print(f"load average {os.getloadavg()[0]:.2f} after; estimate = start-up + largest worker (the wall time of "
-          "a quiet machine with a core per worker)")
+    print(
+        f"load average {os.getloadavg()[0]:.2f} after; estimate = start-up + largest worker (the wall time of "
+        "a quiet machine with a core per worker)"
+    )
 
 
 def main() -> None:
@@ -165,11 +181,17 @@ def main() -> None:
     parser.add_argument("-n", type=int, default=1000, help="pairs per paradigm")
     parser.add_argument("--only-total", action="store_true", help="skip the per-paradigm rows")
     parser.add_argument("--cli", action="store_true", help="time `blimpgen gen --all`, serial vs parallel")
-    parser.add_argument("--cpu", action="store_true",
-                        help="CPU seconds of `blimpgen gen --all`: start-up, largest worker, whole (loaded machines)")
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="CPU seconds of `blimpgen gen --all`: start-up, largest worker, whole (loaded machines)",
+    )
     parser.add_argument("--repeats", type=int, default=3, help="--cli / --cpu runs of each")
-    parser.add_argument("--memory", action="store_true",
-                        help="all paradigms at N = 1,000 / 5,000 / 20,000: peak RSS should plateau, not grow with N")
+    parser.add_argument(
+        "--memory",
+        action="store_true",
+        help="all paradigms at N = 1,000 / 5,000 / 20,000: peak RSS should plateau, not grow with N",
+    )
     args = parser.parse_args()
 
     if args.cli:
@@ -185,8 +207,9 @@ def main() -> None:
         print(f"{'N per paradigm':>15} {'pairs':>10} {'seconds':>8} {'pairs/s':>8} {'peak RSS MB':>12}")
         for n in (1000, 5000, 20000):
             r = measure(uids, n)
-            print(f"{n:>15} {r['pairs']:>10} {r['total_s']:>8.1f} {r['pairs'] / r['total_s']:>8.0f} "
-                  f"{r['rss_mb']:>12.0f}")
+            print(
+                f"{n:>15} {r['pairs']:>10} {r['total_s']:>8.1f} {r['pairs'] / r['total_s']:>8.0f} {r['rss_mb']:>12.0f}"
+            )
         return
 
     from blimpgen.grammar import load_shipped_specs
@@ -196,13 +219,19 @@ def main() -> None:
     if not args.only_total:
         for uid in uids:
             r = measure([uid], args.n)
-            print(f"{uid:<48} {r['pairs']:>7} {r['total_s']:>8.2f} {r['generate_s']:>7.2f} "
-                  f"{r['pairs'] / r['total_s']:>9.0f} {r['rss_mb']:>7.0f}")
+            print(
+                f"{uid:<48} {r['pairs']:>7} {r['total_s']:>8.2f} {r['generate_s']:>7.2f} "
+                f"{r['pairs'] / r['total_s']:>9.0f} {r['rss_mb']:>7.0f}"
+            )
     r = measure(uids, args.n)
-    print(f"{'ALL (' + str(len(uids)) + ' paradigms, cold start included)':<48} {r['pairs']:>7} "
-          f"{r['total_s']:>8.2f} {r['generate_s']:>7.2f} {r['pairs'] / r['total_s']:>9.0f} {r['rss_mb']:>7.0f}")
-    print(f"\nstart-up: imports {r['import_s']:.2f} s, lexicon load {r['lexicon_s']:.2f} s "
-          f"({r['lexicon_entries']} entries, {r['lexicon_words']} word forms), specs {r['specs_s']:.2f} s")
+    print(
+        f"{'ALL (' + str(len(uids)) + ' paradigms, cold start included)':<48} {r['pairs']:>7} "
+        f"{r['total_s']:>8.2f} {r['generate_s']:>7.2f} {r['pairs'] / r['total_s']:>9.0f} {r['rss_mb']:>7.0f}"
+    )
+    print(
+        f"\nstart-up: imports {r['import_s']:.2f} s, lexicon load {r['lexicon_s']:.2f} s "
+        f"({r['lexicon_entries']} entries, {r['lexicon_words']} word forms), specs {r['specs_s']:.2f} s"
+    )
     print(f"generation only: {r['pairs'] / r['generate_s']:.0f} pairs/s")
     print("targets: >= 5000 pairs/s for all (cold start included), lexicon load <= 1 s, RSS <= 300 MB")
 

@@ -59,7 +59,7 @@ TINY_VOCAB = 2000
 # matmuls without TF32 unless torch.backends.cuda.matmul.allow_tf32 is set.
 PEAK_TFLOPS: list[tuple[str, dict[str, float]]] = [
     ("H100 PCIe", {"bfloat16": 756.0, "float16": 756.0, "float32": 51.0}),
-    ("H100", {"bfloat16": 989.0, "float16": 989.0, "float32": 67.0}),   # SXM ("H100 80GB HBM3")
+    ("H100", {"bfloat16": 989.0, "float16": 989.0, "float32": 67.0}),  # SXM ("H100 80GB HBM3")
     ("H200", {"bfloat16": 989.0, "float16": 989.0, "float32": 67.0}),
     ("A100", {"bfloat16": 312.0, "float16": 312.0, "float32": 19.5}),
     ("L40S", {"bfloat16": 362.0, "float16": 362.0, "float32": 91.6}),
@@ -102,8 +102,11 @@ def generate_pairs(per_paradigm: int, paradigms: int | None, seed: int) -> list[
     from blimpgen.grammar import load_shipped_specs
 
     uids = sorted(load_shipped_specs())[:paradigms]
-    return [(pair.sentence_good, pair.sentence_bad)
-            for paradigm in load_paradigms(uids) for pair in generate(paradigm, per_paradigm, seed)]
+    return [
+        (pair.sentence_good, pair.sentence_bad)
+        for paradigm in load_paradigms(uids)
+        for pair in generate(paradigm, per_paradigm, seed)
+    ]
 
 
 def causal_tokenizer(sentences: list[str], vocab_size: int) -> Any:
@@ -114,10 +117,17 @@ def causal_tokenizer(sentences: list[str], vocab_size: int) -> Any:
     tok = Tokenizer(models.BPE())
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     tok.decoder = decoders.ByteLevel()
-    tok.train_from_iterator(sentences, trainers.BpeTrainer(
-        vocab_size=vocab_size, special_tokens=["<|endoftext|>"], initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
-    return PreTrainedTokenizerFast(tokenizer_object=tok, bos_token="<|endoftext|>", eos_token="<|endoftext|>",
-                                   pad_token="<|endoftext|>")
+    tok.train_from_iterator(
+        sentences,
+        trainers.BpeTrainer(
+            vocab_size=vocab_size,
+            special_tokens=["<|endoftext|>"],
+            initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        ),
+    )
+    return PreTrainedTokenizerFast(
+        tokenizer_object=tok, bos_token="<|endoftext|>", eos_token="<|endoftext|>", pad_token="<|endoftext|>"
+    )
 
 
 def masked_tokenizer(sentences: list[str], vocab_size: int) -> Any:
@@ -133,9 +143,16 @@ def masked_tokenizer(sentences: list[str], vocab_size: int) -> Any:
     tok.train_from_iterator(sentences, trainers.WordPieceTrainer(vocab_size=vocab_size, special_tokens=special))
     tok.post_processor = processors.TemplateProcessing(
         single="[CLS] $A [SEP]",
-        special_tokens=[("[CLS]", tok.token_to_id("[CLS]")), ("[SEP]", tok.token_to_id("[SEP]"))])
-    return PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="[UNK]", pad_token="[PAD]", cls_token="[CLS]",
-                                   sep_token="[SEP]", mask_token="[MASK]")
+        special_tokens=[("[CLS]", tok.token_to_id("[CLS]")), ("[SEP]", tok.token_to_id("[SEP]"))],
+    )
+    return PreTrainedTokenizerFast(
+        tokenizer_object=tok,
+        unk_token="[UNK]",
+        pad_token="[PAD]",
+        cls_token="[CLS]",
+        sep_token="[SEP]",
+        mask_token="[MASK]",
+    )
 
 
 def build_model(name: str, tokenizer: Any, dry_run: bool, device: Any, dtype: Any) -> Any:
@@ -150,14 +167,27 @@ def build_model(name: str, tokenizer: Any, dry_run: bool, device: Any, dtype: An
     with torch.device(device):
         if family == "causal":
             vocab = max(len(tokenizer), TINY_VOCAB if dry_run else GPT2_VOCAB)
-            config = GPT2Config(vocab_size=vocab, n_positions=1024, n_embd=width, n_layer=layers, n_head=heads,
-                                bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id)
+            config = GPT2Config(
+                vocab_size=vocab,
+                n_positions=1024,
+                n_embd=width,
+                n_layer=layers,
+                n_head=heads,
+                bos_token_id=tokenizer.bos_token_id,
+                eos_token_id=tokenizer.eos_token_id,
+            )
             model = GPT2LMHeadModel(config)
         else:
             vocab = max(len(tokenizer), TINY_VOCAB if dry_run else BERT_VOCAB)
-            config = BertConfig(vocab_size=vocab, hidden_size=width, num_hidden_layers=layers,
-                                num_attention_heads=heads, intermediate_size=4 * width, max_position_embeddings=512,
-                                pad_token_id=tokenizer.pad_token_id)
+            config = BertConfig(
+                vocab_size=vocab,
+                hidden_size=width,
+                num_hidden_layers=layers,
+                num_attention_heads=heads,
+                intermediate_size=4 * width,
+                max_position_embeddings=512,
+                pad_token_id=tokenizer.pad_token_id,
+            )
             model = BertForMaskedLM(config)
     return model.to(dtype=dtype).eval()
 
@@ -206,8 +236,17 @@ def time_runs(run: Run, model: Any, device: Any, repeats: int, call: Any, warm_u
         run.peak_memory_gib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
 
 
-def blimpgen_run(name: str, model: Any, tokenizer: Any, pairs: list[tuple[str, str]], device: Any, dtype: str,
-                 repeats: int, batch_tokens: int | None, pll: str | None) -> Run:
+def blimpgen_run(
+    name: str,
+    model: Any,
+    tokenizer: Any,
+    pairs: list[tuple[str, str]],
+    device: Any,
+    dtype: str,
+    repeats: int,
+    batch_tokens: int | None,
+    pll: str | None,
+) -> Run:
     from blimpgen.evaluate.scoring.base import Query
 
     if pll is None:
@@ -218,8 +257,14 @@ def blimpgen_run(name: str, model: Any, tokenizer: Any, pairs: list[tuple[str, s
     else:
         from blimpgen.evaluate.scoring.scorers.hf_masked import MaskedLMScorer
 
-        scorer = MaskedLMScorer(model, tokenizer, pll=pll, dtype=dtype, device=str(device),
-                                **({"batch_tokens": batch_tokens} if batch_tokens else {}))
+        scorer = MaskedLMScorer(
+            model,
+            tokenizer,
+            pll=pll,
+            dtype=dtype,
+            device=str(device),
+            **({"batch_tokens": batch_tokens} if batch_tokens else {}),
+        )
         tool = f"blimpgen pll={pll}"
     queries = [(Query("", good), Query("", bad)) for good, bad in pairs]
     run = Run(name, tool + (f" batch_tokens={batch_tokens}" if batch_tokens else ""), dtype)
@@ -233,14 +278,25 @@ def blimpgen_run(name: str, model: Any, tokenizer: Any, pairs: list[tuple[str, s
     return run
 
 
-def lm_eval_run(name: str, model: Any, tokenizer: Any, pairs: list[tuple[str, str]], device: Any, dtype: str,
-                repeats: int, batch_size: int) -> Run:
+def lm_eval_run(
+    name: str,
+    model: Any,
+    tokenizer: Any,
+    pairs: list[tuple[str, str]],
+    device: Any,
+    dtype: str,
+    repeats: int,
+    batch_size: int,
+) -> Run:
     from lm_eval.api.instance import Instance
     from lm_eval.models.huggingface import HFLM
 
     lm = HFLM(pretrained=model, tokenizer=tokenizer, batch_size=batch_size, device=str(device), dtype=dtype)
-    requests = [Instance(request_type="loglikelihood", doc={}, arguments=("", s), idx=i)
-                for i, pair in enumerate(pairs) for s in pair]
+    requests = [
+        Instance(request_type="loglikelihood", doc={}, arguments=("", s), idx=i)
+        for i, pair in enumerate(pairs)
+        for s in pair
+    ]
     run = Run(name, f"lm-eval batch_size={batch_size}", dtype)
     run.scored_tokens = sum(len(tokenizer.encode(s, add_special_tokens=False)) for pair in pairs for s in pair)
 
@@ -255,27 +311,48 @@ def lm_eval_run(name: str, model: Any, tokenizer: Any, pairs: list[tuple[str, st
 def summarise(run: Run, parameters: int, peak: float | None) -> dict[str, Any]:
     best, median = min(run.seconds), statistics.median(run.seconds)
     flops = 2 * parameters * run.fed_tokens
-    return {"model": run.model, "tool": run.tool, "dtype": run.dtype, "parameters": parameters,
-            "seconds_min": best, "seconds_median": median, "scored_tokens": run.scored_tokens,
-            "fed_tokens": run.fed_tokens, "tokens_per_s": run.scored_tokens / median,
-            "fed_tokens_per_s": run.fed_tokens / median, "tflops": flops / median / 1e12,
-            "peak_tflops": peak, "share_of_peak": None if peak is None else flops / median / 1e12 / peak,
-            "peak_memory_gib": run.peak_memory_gib, "note": run.note}
+    return {
+        "model": run.model,
+        "tool": run.tool,
+        "dtype": run.dtype,
+        "parameters": parameters,
+        "seconds_min": best,
+        "seconds_median": median,
+        "scored_tokens": run.scored_tokens,
+        "fed_tokens": run.fed_tokens,
+        "tokens_per_s": run.scored_tokens / median,
+        "fed_tokens_per_s": run.fed_tokens / median,
+        "tflops": flops / median / 1e12,
+        "peak_tflops": peak,
+        "share_of_peak": None if peak is None else flops / median / 1e12 / peak,
+        "peak_memory_gib": run.peak_memory_gib,
+        "note": run.note,
+    }
 
 
 def compare(a: Run, b: Run) -> dict[str, Any]:
     diff = max(abs(x - y) for x, y in zip(a.scores, b.scores))
-    flips = sum((g1 > b1) != (g2 > b2) for g1, b1, g2, b2 in
-                zip(a.scores[0::2], a.scores[1::2], b.scores[0::2], b.scores[1::2]))
-    return {"model": a.model, "tools": [a.tool, b.tool], "dtype": a.dtype, "max_abs_diff": diff, "flips": flips,
-            "speedup": statistics.median(b.seconds) / statistics.median(a.seconds)}
+    flips = sum(
+        (g1 > b1) != (g2 > b2) for g1, b1, g2, b2 in zip(a.scores[0::2], a.scores[1::2], b.scores[0::2], b.scores[1::2])
+    )
+    return {
+        "model": a.model,
+        "tools": [a.tool, b.tool],
+        "dtype": a.dtype,
+        "max_abs_diff": diff,
+        "flips": flips,
+        "speedup": statistics.median(b.seconds) / statistics.median(a.seconds),
+    }
 
 
 def print_row(row: dict[str, Any]) -> None:
     share = "n/a" if row["share_of_peak"] is None else f"{row['share_of_peak']:.1%}"
-    print(f"{row['model']:<12} {row['tool']:<34} {row['dtype']:<9} {row['seconds_median']:>8.2f} "
-          f"{row['tokens_per_s']:>11.0f} {row['fed_tokens_per_s']:>11.0f} {row['tflops']:>8.2f} {share:>7} "
-          f"{row['peak_memory_gib']:>8.2f}", flush=True)
+    print(
+        f"{row['model']:<12} {row['tool']:<34} {row['dtype']:<9} {row['seconds_median']:>8.2f} "
+        f"{row['tokens_per_s']:>11.0f} {row['fed_tokens_per_s']:>11.0f} {row['tflops']:>8.2f} {share:>7} "
+        f"{row['peak_memory_gib']:>8.2f}",
+        flush=True,
+    )
 
 
 def lm_eval_importable() -> bool:
@@ -288,25 +365,33 @@ def lm_eval_importable() -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--models", default=None,
-                        help=f"comma-separated, from {', '.join(MODELS)} (default: all; --dry-run: gpt2,bert-base)")
+    parser.add_argument(
+        "--models",
+        default=None,
+        help=f"comma-separated, from {', '.join(MODELS)} (default: all; --dry-run: gpt2,bert-base)",
+    )
     parser.add_argument("--device", default=None, help="cuda, cuda:1, cpu (default: cuda when available)")
     parser.add_argument("--dtype", default="auto", help="comma-separated: auto (bf16 on a GPU), bfloat16, float32...")
     parser.add_argument("--pairs-per-paradigm", type=int, default=200)
     parser.add_argument("--paradigms", type=int, default=None, help="only the first N shipped paradigms")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--repeats", type=int, default=3, help="timed runs per model and tool, after one warm-up")
-    parser.add_argument("--batch-tokens", default="",
-                        help="comma-separated blimpgen token budgets (default: the scorer's)")
+    parser.add_argument(
+        "--batch-tokens", default="", help="comma-separated blimpgen token budgets (default: the scorer's)"
+    )
     parser.add_argument("--pll", default="original,within-word-l2r", help="PLL variants for masked models")
-    parser.add_argument("--lm-eval", choices=["auto", "yes", "no"], default="auto",
-                        help="also time lm-eval (auto: when importable)")
+    parser.add_argument(
+        "--lm-eval", choices=["auto", "yes", "no"], default="auto", help="also time lm-eval (auto: when importable)"
+    )
     parser.add_argument("--lm-eval-batch-size", type=int, default=None, help="default 256 on a GPU, 64 on CPU")
     parser.add_argument("--peak-tflops", type=float, default=None, help="the device's peak, overriding the table")
     parser.add_argument("--vocab", type=int, default=8000, help="tokenizer vocabulary trained on the sentences")
     parser.add_argument("--json", help="write every row here")
-    parser.add_argument("--dry-run", action="store_true",
-                        help="CPU, tiny configs, 3 paradigms x 8 pairs, one repeat: checks the bench in seconds")
+    parser.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="CPU, tiny configs, 3 paradigms x 8 pairs, one repeat: checks the bench in seconds",
+    )
     args = parser.parse_args(argv)
     warnings.filterwarnings("ignore")
     for logger in ("lm-eval", "lm_eval"):  # HFLM warns that it was handed a model object, as intended here
@@ -335,12 +420,16 @@ def main(argv: list[str] | None = None) -> int:
     pairs = generate_pairs(args.pairs_per_paradigm, args.paradigms, args.seed)
     sentences = [s for pair in pairs for s in pair]
     tokenizers = {"causal": causal_tokenizer(sentences, args.vocab), "masked": masked_tokenizer(sentences, args.vocab)}
-    print(f"device: {device_name} ({device}); torch {torch.__version__}; {len(pairs)} pairs from "
-          f"{args.paradigms or 'all'} paradigms x {args.pairs_per_paradigm}, "
-          f"made in {time.perf_counter() - start:.1f} s; "
-          f"lm-eval: {'yes, batch size ' + str(lm_eval_batch) if with_lm_eval else 'not importable or not asked'}")
-    print(f"{'model':<12} {'tool':<34} {'dtype':<9} {'median s':>8} {'scored/s':>11} {'fed/s':>11} "
-          f"{'TFLOP/s':>8} {'of peak':>7} {'peak GiB':>8}")
+    print(
+        f"device: {device_name} ({device}); torch {torch.__version__}; {len(pairs)} pairs from "
+        f"{args.paradigms or 'all'} paradigms x {args.pairs_per_paradigm}, "
+        f"made in {time.perf_counter() - start:.1f} s; "
+        f"lm-eval: {'yes, batch size ' + str(lm_eval_batch) if with_lm_eval else 'not importable or not asked'}"
+    )
+    print(
+        f"{'model':<12} {'tool':<34} {'dtype':<9} {'median s':>8} {'scored/s':>11} {'fed/s':>11} "
+        f"{'TFLOP/s':>8} {'of peak':>7} {'peak GiB':>8}"
+    )
     rows, comparisons = [], []
     for dtype_name in args.dtype.split(","):
         torch_dtype = resolve_dtype(dtype_name, str(device))
@@ -353,7 +442,7 @@ def main(argv: list[str] | None = None) -> int:
             parameters = sum(p.numel() for p in model.parameters())
             runs = []
             for budget in budgets:
-                for pll in (args.pll.split(",") if family == "masked" else [None]):
+                for pll in args.pll.split(",") if family == "masked" else [None]:
                     runs.append(blimpgen_run(name, model, tokenizer, pairs, device, dtype, args.repeats, budget, pll))
                     rows.append(summarise(runs[-1], parameters, peak))
                     print_row(rows[-1])
@@ -364,16 +453,22 @@ def main(argv: list[str] | None = None) -> int:
                 for run in runs:
                     comparisons.append(compare(run, other))
                     c = comparisons[-1]
-                    print(f"  {run.tool} vs lm-eval: {c['speedup']:.2f}x, max |score difference| "
-                          f"{c['max_abs_diff']:.2e}, {c['flips']} of {len(pairs)} pair decisions differ")
+                    print(
+                        f"  {run.tool} vs lm-eval: {c['speedup']:.2f}x, max |score difference| "
+                        f"{c['max_abs_diff']:.2e}, {c['flips']} of {len(pairs)} pair decisions differ"
+                    )
             del model
             if device.type == "cuda":
                 torch.cuda.empty_cache()
-    print("tokens/s counts scored tokens (the same for every tool); fed tokens include padding and, for PLL, "
-          "every masked copy; TFLOP/s = 2 x parameters x fed tokens / median seconds")
+    print(
+        "tokens/s counts scored tokens (the same for every tool); fed tokens include padding and, for PLL, "
+        "every masked copy; TFLOP/s = 2 x parameters x fed tokens / median seconds"
+    )
     if args.json:
-        Path(args.json).write_text(json.dumps({"device": device_name, "pairs": len(pairs), "rows": rows,
-                                               "comparisons": comparisons}, indent=2) + "\n")
+        Path(args.json).write_text(
+            json.dumps({"device": device_name, "pairs": len(pairs), "rows": rows, "comparisons": comparisons}, indent=2)
+            + "\n"
+        )
     return 0
 
 

@@ -49,8 +49,11 @@ def blimpgen(*args: str) -> subprocess.CompletedProcess:
 
 
 def suite_sentences(folder: Path) -> list[str]:
-    return [json.loads(line)["sentence_good"] for path in sorted(folder.glob("*.jsonl"))
-            for line in path.read_text(encoding="utf-8").splitlines()]
+    return [
+        json.loads(line)["sentence_good"]
+        for path in sorted(folder.glob("*.jsonl"))
+        for line in path.read_text(encoding="utf-8").splitlines()
+    ]
 
 
 def write_corpus(path: Path, size: int, source: str, sentences: list[str], rng: random.Random) -> set[str]:
@@ -96,27 +99,49 @@ def main() -> None:
         corpus = args.keep or folder / "corpus.txt"
         start = time.perf_counter()
         planted = write_corpus(corpus, args.size_mb * 10**6, args.source, sentences, rng)
-        print(f"corpus: {corpus.stat().st_size / 1e6:.0f} MB ({args.source}) written in "
-              f"{time.perf_counter() - start:.0f} s; suite: {len(sentences)} pairs; {len(planted)} sentences planted")
+        print(
+            f"corpus: {corpus.stat().st_size / 1e6:.0f} MB ({args.source}) written in "
+            f"{time.perf_counter() - start:.0f} s; suite: {len(sentences)} pairs; {len(planted)} sentences planted"
+        )
         load_before = f"{os.getloadavg()[0]:.2f}"
         start = time.perf_counter()
-        done = subprocess.run([sys.executable, "-c", CHILD, "audit", "--overlap", str(corpus), "--data", str(suite),
-                               "--ngram", str(args.ngram), "--markdown"], capture_output=True, text=True)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                CHILD,
+                "audit",
+                "--overlap",
+                str(corpus),
+                "--data",
+                str(suite),
+                "--ngram",
+                str(args.ngram),
+                "--markdown",
+            ],
+            capture_output=True,
+            text=True,
+        )
         wall = time.perf_counter() - start
         if done.returncode:
             sys.exit(done.stdout + done.stderr)
         usage = json.loads(done.stderr.strip().splitlines()[-1])
         total = re.search(r"\| \*\*total\*\* \| (\d+) \| (\d+)/\d+", done.stdout)
-        scanned = re.search(r"Corpus `[^`]*`: ([\d.]+) MB, (\d+) lines, (\d+) tokens, scanned in ([\d.]+) s",
-                            done.stdout)
+        scanned = re.search(
+            r"Corpus `[^`]*`: ([\d.]+) MB, (\d+) lines, (\d+) tokens, scanned in ([\d.]+) s", done.stdout
+        )
         found = int(total.group(2)) if total else -1
         megabytes, tokens, seconds = float(scanned.group(1)), int(scanned.group(3)), float(scanned.group(4))
-        print(f"audit --overlap: {wall:.1f} s wall, {usage['cpu_s']:.1f} s CPU (whole process: "
-              f"{megabytes / wall:.1f} MB/s wall, {megabytes / usage['cpu_s']:.1f} MB/s CPU); scan alone "
-              f"{seconds:.1f} s wall = {megabytes / seconds:.1f} MB/s, {tokens / seconds / 1e6:.2f} M tokens/s; "
-              f"peak RSS {usage['rss_mb']:.0f} MB")
-        print(f"load average before/after: {load_before} / {os.getloadavg()[0]:.2f} (2 shared cores: wall time "
-              "depends on it, CPU time much less)")
+        print(
+            f"audit --overlap: {wall:.1f} s wall, {usage['cpu_s']:.1f} s CPU (whole process: "
+            f"{megabytes / wall:.1f} MB/s wall, {megabytes / usage['cpu_s']:.1f} MB/s CPU); scan alone "
+            f"{seconds:.1f} s wall = {megabytes / seconds:.1f} MB/s, {tokens / seconds / 1e6:.2f} M tokens/s; "
+            f"peak RSS {usage['rss_mb']:.0f} MB"
+        )
+        print(
+            f"load average before/after: {load_before} / {os.getloadavg()[0]:.2f} (2 shared cores: wall time "
+            "depends on it, CPU time much less)"
+        )
         print(f"good sentences found verbatim: {found} (planted {len(planted)}; WikiText itself holds none)")
         if found < len(planted):
             sys.exit("a planted sentence was not found")

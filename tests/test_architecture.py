@@ -17,8 +17,18 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "blimpgen"
-LAYERS = {"records": 1, "vocab": 1, "grammar": 2, "generators": 3,
-          "authoring": 4, "evaluate": 4, "validate": 4, "export": 4, "cli": 5, "api": 5}
+LAYERS = {
+    "records": 1,
+    "vocab": 1,
+    "grammar": 2,
+    "generators": 3,
+    "authoring": 4,
+    "evaluate": 4,
+    "validate": 4,
+    "export": 4,
+    "cli": 5,
+    "api": 5,
+}
 BASE = {"errors", "registry", "_yaml", "_io", ""}
 # Aliases kept for a test file another change owns (see their docstrings); src must not use them.
 
@@ -33,8 +43,11 @@ MODULES = {module_name(p): p for p in sorted(SRC.rglob("*.py"))}
 
 def import_nodes(path: Path) -> list[ast.Import | ast.ImportFrom]:
     """Every import statement of a module, lazy and TYPE_CHECKING ones included."""
-    return [node for node in ast.walk(ast.parse(path.read_text()))
-            if isinstance(node, ast.Import) or (isinstance(node, ast.ImportFrom) and node.level == 0 and node.module)]
+    return [
+        node
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Import) or (isinstance(node, ast.ImportFrom) and node.level == 0 and node.module)
+    ]
 
 
 def imports_of(path: Path) -> set[str]:
@@ -93,7 +106,7 @@ def test_architecture_no_import_circles() -> None:
         path.append(node)
         for nxt in sorted(graph[node]):
             if state.get(nxt) == "open":
-                circles.append(" -> ".join(path[path.index(nxt):] + [nxt]))
+                circles.append(" -> ".join(path[path.index(nxt) :] + [nxt]))
             elif nxt not in state:
                 visit(nxt, path)
         path.pop()
@@ -112,8 +125,11 @@ def test_architecture_no_private_names_across_modules() -> None:
         for node in import_nodes(path):
             targets = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
             if isinstance(node, ast.ImportFrom):
-                bad += [f"{name} imports {node.module}.{a.name}" for a in node.names
-                        if a.name.startswith("_") and not a.name.startswith("__")]
+                bad += [
+                    f"{name} imports {node.module}.{a.name}"
+                    for a in node.names
+                    if a.name.startswith("_") and not a.name.startswith("__")
+                ]
             for target in targets:
                 pieces = target.split(".")
                 if pieces[0] != "blimpgen" or len(pieces) < 3:
@@ -128,8 +144,12 @@ def test_architecture_errors_raised_are_specific() -> None:
     bad = []
     for path in MODULES.values():
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and \
-                    isinstance(node.exc.func, ast.Name) and node.exc.func.id == "BlimpgenError":
+            if (
+                isinstance(node, ast.Raise)
+                and isinstance(node.exc, ast.Call)
+                and isinstance(node.exc.func, ast.Name)
+                and node.exc.func.id == "BlimpgenError"
+            ):
                 bad.append(f"{path.relative_to(SRC)}:{node.lineno}")
     assert bad == []
 
@@ -137,8 +157,21 @@ def test_architecture_errors_raised_are_specific() -> None:
 # Strings that name a record type, a result type or a model family. `records/types.py` is where raw
 # data says which record type it holds; evaluation dispatches on classes (evaluate.tasks.TASKS)
 # and on scorer capabilities (Scorer.place), never by comparing these.
-TYPE_STRINGS = {"pairs", "pair", "items", "item", "probes", "probe", "kind", "item_type", "multiple_choice",
-                "cloze_contrast", "hf-", "hf-causal", "hf-masked"}
+TYPE_STRINGS = {
+    "pairs",
+    "pair",
+    "items",
+    "item",
+    "probes",
+    "probe",
+    "kind",
+    "item_type",
+    "multiple_choice",
+    "cloze_contrast",
+    "hf-",
+    "hf-causal",
+    "hf-masked",
+}
 
 
 def test_architecture_evaluation_tells_record_types_apart_by_class() -> None:
@@ -149,8 +182,11 @@ def test_architecture_evaluation_tells_record_types_apart_by_class() -> None:
             strings = []
             if isinstance(node, ast.Compare):
                 strings = [n.value for n in [node.left, *node.comparators] if isinstance(n, ast.Constant)]
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
-                    node.func.attr in ("startswith", "endswith", "split", "rsplit", "partition", "rpartition"):
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("startswith", "endswith", "split", "rsplit", "partition", "rpartition")
+            ):
                 strings = [n.value for n in node.args if isinstance(n, ast.Constant)]  # name parsing
                 strings += [".v"] if ".v" in strings else []
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr":
@@ -160,12 +196,16 @@ def test_architecture_evaluation_tells_record_types_apart_by_class() -> None:
     assert bad == []
 
 
-@pytest.mark.parametrize("code", [
-    "import blimpgen.generators",
-    "from blimpgen.cli import main; import sys; sys.argv=['blimpgen','--help']\ntry:\n main()\nexcept SystemExit: pass",
-    "from blimpgen.cli import main; import sys; sys.argv=['blimpgen','gen','-p','npi_present_1','-n','3']\n"
-    "try:\n main()\nexcept SystemExit: pass",
-])
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import blimpgen.generators",
+        "from blimpgen.cli import main; import sys; sys.argv=['blimpgen','--help']\n"
+        "try:\n main()\nexcept SystemExit: pass",
+        "from blimpgen.cli import main; import sys; sys.argv=['blimpgen','gen','-p','npi_present_1','-n','3']\n"
+        "try:\n main()\nexcept SystemExit: pass",
+    ],
+)
 def test_architecture_generation_never_imports_torch(code: str) -> None:
     probe = code + "\nimport sys\nbad=[m for m in ('torch','transformers') if m in sys.modules]\nprint('BAD', bad)"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120).stdout

@@ -24,13 +24,20 @@ def load_bench(name: str):
 def test_bench_gpu_throughput_dry_run_scores_every_model_family(tmp_path: Path) -> None:
     pytest.importorskip("torch")
     out = tmp_path / "rows.json"
-    result = subprocess.run([sys.executable, str(BENCH / "gpu_throughput.py"), "--dry-run", "--peak-tflops", "1",
-                             "--json", str(out)], capture_output=True, text=True, timeout=600)
+    result = subprocess.run(
+        [sys.executable, str(BENCH / "gpu_throughput.py"), "--dry-run", "--peak-tflops", "1", "--json", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert result.returncode == 0, result.stderr
     report = json.loads(out.read_text())
     tools = {(row["model"], row["tool"]) for row in report["rows"]}
-    assert {("gpt2", "blimpgen"), ("bert-base", "blimpgen pll=original"),
-            ("bert-base", "blimpgen pll=within-word-l2r")} <= tools
+    assert {
+        ("gpt2", "blimpgen"),
+        ("bert-base", "blimpgen pll=original"),
+        ("bert-base", "blimpgen pll=within-word-l2r"),
+    } <= tools
     for row in report["rows"]:
         assert row["scored_tokens"] > 0 and row["fed_tokens"] > 0 and row["tflops"] > 0
         assert row["share_of_peak"] == pytest.approx(row["tflops"] / 1.0)
@@ -43,10 +50,16 @@ def test_bench_gpu_throughput_dry_run_scores_every_model_family(tmp_path: Path) 
         assert comparison["max_abs_diff"] < 1e-4 and comparison["flips"] == 0
 
 
-@pytest.mark.parametrize("device, dtype, peak", [
-    ("NVIDIA H100 80GB HBM3", "bfloat16", 989.0), ("NVIDIA H100 PCIe", "bfloat16", 756.0),
-    ("NVIDIA H200", "float32", 67.0), ("NVIDIA A100-SXM4-80GB", "bfloat16", 312.0), ("cpu", "float32", None),
-])
+@pytest.mark.parametrize(
+    "device, dtype, peak",
+    [
+        ("NVIDIA H100 80GB HBM3", "bfloat16", 989.0),
+        ("NVIDIA H100 PCIe", "bfloat16", 756.0),
+        ("NVIDIA H200", "float32", 67.0),
+        ("NVIDIA A100-SXM4-80GB", "bfloat16", 312.0),
+        ("cpu", "float32", None),
+    ],
+)
 def test_bench_gpu_throughput_peak_by_device_name(device: str, dtype: str, peak: float | None) -> None:
     bench = load_bench("gpu_throughput")
     assert bench.peak_tflops(device, dtype, None) == peak

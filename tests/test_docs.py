@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
-BLOCK_RE = re.compile(r"(?:<!-- (?P<note>file|fails): (?P<arg>.*?) -->\n)?```(?P<lang>yaml|bash)\n(?P<body>.*?)```",
-                      re.S)
+BLOCK_RE = re.compile(
+    r"(?:<!-- (?P<note>file|fails): (?P<arg>.*?) -->\n)?```(?P<lang>yaml|bash)\n(?P<body>.*?)```", re.S
+)
 
 
 def blocks(text: str) -> list[tuple[str, str | None, str | None, str]]:
@@ -65,8 +66,9 @@ def test_docs_authoring_tutorial_runs(tmp_path: Path, monkeypatch: pytest.Monkey
 def test_docs_reference_is_current() -> None:
     from blimpgen.authoring.reference import render_reference
 
-    assert (DOCS / "reference.md").read_text(encoding="utf-8") == render_reference(), \
+    assert (DOCS / "reference.md").read_text(encoding="utf-8") == render_reference(), (
         "docs/reference.md is stale: run `blimpgen reference -o docs/reference.md`"
+    )
 
 
 @pytest.mark.slow
@@ -76,8 +78,9 @@ def test_docs_audit_is_current() -> None:
     from blimpgen.generators.generate import load_paradigms
 
     results = [audit_paradigm(p, 1000, 0) for p in load_paradigms()]
-    assert (DOCS / "audit.md").read_text(encoding="utf-8") == render_markdown(results, 1000, 0, 0.9), \
+    assert (DOCS / "audit.md").read_text(encoding="utf-8") == render_markdown(results, 1000, 0, 0.9), (
         "docs/audit.md is stale: run `blimpgen audit --all --markdown -o docs/audit.md`"
+    )
 
 
 @pytest.mark.slow
@@ -87,8 +90,9 @@ def test_docs_plausibility_is_current() -> None:
     from blimpgen.generators.generate import load_paradigms
 
     results = [audit_plausibility(p, 1000, 0) for p in load_paradigms()]
-    assert (DOCS / "plausibility.md").read_text(encoding="utf-8") == render_markdown(results, 1000, 0), \
+    assert (DOCS / "plausibility.md").read_text(encoding="utf-8") == render_markdown(results, 1000, 0), (
         "docs/plausibility.md is stale: run `blimpgen audit --plausibility --all --markdown -o docs/plausibility.md`"
+    )
 
 
 GUIDE_RE = re.compile(r"```(?P<lang>bash|python)\n(?P<body>.*?)```", re.S)

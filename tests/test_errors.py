@@ -21,8 +21,9 @@ from blimpgen.errors import (
 )
 
 
-@pytest.mark.parametrize("cls, builtin", [(OptionError, ValueError), (MissingDependencyError, ImportError),
-                                          (UnknownNameError, KeyError)])
+@pytest.mark.parametrize(
+    "cls, builtin", [(OptionError, ValueError), (MissingDependencyError, ImportError), (UnknownNameError, KeyError)]
+)
 def test_errors_subclass_the_builtin_they_resemble(cls: type, builtin: type) -> None:
     assert issubclass(cls, BlimpgenError) and issubclass(cls, builtin)
 
@@ -72,13 +73,16 @@ def test_errors_model_loading_is_its_own_class(tmp_path) -> None:
         CausalLMScorer(str(tmp_path / "no_model"))
 
 
-@pytest.mark.parametrize("error", [
-    GenerationError("made 3 of 5 pairs", "spec.yaml", 7, "slots.noun"),
-    LexiconError("bad row", "words.tsv", 2),
-    SpecErrors([SpecError("no such slot", "a.yaml", 3), SpecError("bad value", "b.yaml", 9, "field")]),
-    UnknownNameError("paradigm", "dna_l", ["dna_1", "dna_2"]),
-    OptionError("--jobs must be at least 1"),
-])
+@pytest.mark.parametrize(
+    "error",
+    [
+        GenerationError("made 3 of 5 pairs", "spec.yaml", 7, "slots.noun"),
+        LexiconError("bad row", "words.tsv", 2),
+        SpecErrors([SpecError("no such slot", "a.yaml", 3), SpecError("bad value", "b.yaml", 9, "field")]),
+        UnknownNameError("paradigm", "dna_l", ["dna_1", "dna_2"]),
+        OptionError("--jobs must be at least 1"),
+    ],
+)
 def test_errors_pickle_whole(error: BlimpgenError) -> None:
     # A generation worker process sends its error back pickled; it must arrive as it left.
     copy = pickle.loads(pickle.dumps(error))

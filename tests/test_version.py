@@ -31,4 +31,5 @@ def test_version_output_unchanged_or_version_raised() -> None:
     assert blimpgen.__version__ in known, "run python tools/output_fingerprint.py --write for the new version"
     assert output_fingerprint.fingerprint() == known[blimpgen.__version__], (
         f"generated output changed since {blimpgen.__version__} was recorded: raise __version__ in "
-        "src/blimpgen/__init__.py, add a CHANGELOG.md entry, run python tools/output_fingerprint.py --write")
+        "src/blimpgen/__init__.py, add a CHANGELOG.md entry, run python tools/output_fingerprint.py --write"
+    )

@@ -17,13 +17,16 @@ def test_yaml_records_lines_of_nested_keys() -> None:
     assert table.line_of(("b", "zzz")) == 2  # nearest recorded ancestor
 
 
-@pytest.mark.parametrize("text,message", [
-    ("a: 1\na: 2\n", "f.yaml:2: a: duplicate key 'a' (first written on line 1)"),
-    ("a: [1\n", "f.yaml:2: YAML syntax error"),
-    ("a: &x 1\nb: *x\n<<: {c: 1}\n", "merge keys"),
-    ("? [a]\n: 1\n", "mapping keys must be plain strings"),
-    ("a: !!python/object:os.system echo\n", "YAML"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("a: 1\na: 2\n", "f.yaml:2: a: duplicate key 'a' (first written on line 1)"),
+        ("a: [1\n", "f.yaml:2: YAML syntax error"),
+        ("a: &x 1\nb: *x\n<<: {c: 1}\n", "merge keys"),
+        ("? [a]\n: 1\n", "mapping keys must be plain strings"),
+        ("a: !!python/object:os.system echo\n", "YAML"),
+    ],
+)
 def test_yaml_errors(text: str, message: str) -> None:
     with pytest.raises(SpecError) as info:
         load_yaml_text(text, "f.yaml")
@@ -67,8 +70,16 @@ def test_registry_resolves_and_finds_versioned_names() -> None:
 def test_registry_builtin_kinds_snapshot() -> None:
     from blimpgen.generators.kinds import slot_kinds
 
-    assert slot_kinds.names() == ["args.v1", "choice.v1", "clause.v1", "dp.v1", "fact.v1", "number.v1",
-                                  "verb_group.v1", "word.v1"]
+    assert slot_kinds.names() == [
+        "args.v1",
+        "choice.v1",
+        "clause.v1",
+        "dp.v1",
+        "fact.v1",
+        "number.v1",
+        "verb_group.v1",
+        "word.v1",
+    ]
 
 
 def _yaml_texts() -> list:

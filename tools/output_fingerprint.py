@@ -53,8 +53,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{__version__}: output unchanged ({current[:12]})")
         return 0
     if __version__ in known:
-        print(f"generated output changed since {__version__} was recorded: raise __version__ in "
-              "src/blimpgen/__init__.py, add a CHANGELOG.md entry, then run this with --write", file=sys.stderr)
+        print(
+            f"generated output changed since {__version__} was recorded: raise __version__ in "
+            "src/blimpgen/__init__.py, add a CHANGELOG.md entry, then run this with --write",
+            file=sys.stderr,
+        )
         return 1
     if not args.write:
         print(f"{__version__} has no recorded fingerprint: run this with --write", file=sys.stderr)

@@ -28,7 +28,7 @@ cannot tell (say why in a word if you can). Judge grammar only, not meaning.
 """
 EXPLANATIONS = {
     "nonce": "nouns, verbs, adjectives and names are made-up words (*blick*, *dorvel*, *plimish*, *Tavra*); "
-             "read each as some real word of its kind, inflected regularly.",
+    "read each as some real word of its kind, inflected regularly.",
     "colorless": "the words are real but combined without regard to meaning (*The cup admired the idea*).",
     "default": "the sentences are ordinary.",
 }
@@ -49,18 +49,35 @@ def main() -> None:
     rng = random.Random(f"reading-sheet:{args.mode}:{args.seed}")
     items = [record for source in sources for record, _ in generate_records(source, args.n, args.seed)]
     rng.shuffle(items)
-    lines = [f"# Blind reading sheet ({args.mode}, {len(items)} items)", "",
-             INSTRUCTIONS.format(mode=args.mode, explanation=EXPLANATIONS[args.mode]), ""]
-    key = {"mode": args.mode, "seed": args.seed, "pairs_per_paradigm": args.n,
-           "paradigms": [s.uid for s in sources], "skipped": [uid for uid, _ in skipped], "items": []}
+    lines = [
+        f"# Blind reading sheet ({args.mode}, {len(items)} items)",
+        "",
+        INSTRUCTIONS.format(mode=args.mode, explanation=EXPLANATIONS[args.mode]),
+        "",
+    ]
+    key = {
+        "mode": args.mode,
+        "seed": args.seed,
+        "pairs_per_paradigm": args.n,
+        "paradigms": [s.uid for s in sources],
+        "skipped": [uid for uid, _ in skipped],
+        "items": [],
+    }
     for number, pair in enumerate(items, start=1):
         good_first = rng.random() < 0.5
         good, bad = pair.sentence_good, pair.sentence_bad
         first, second = (good, bad) if good_first else (bad, good)
         lines += [f"{number}. A: {first}", f"   B: {second}", "   Acceptable: ___", ""]
-        key["items"].append({"item": number, "good": "A" if good_first else "B", "uid": pair.UID,
-                             "pair_id": pair.pair_id, "sentence_good": pair.sentence_good,
-                             "sentence_bad": pair.sentence_bad})
+        key["items"].append(
+            {
+                "item": number,
+                "good": "A" if good_first else "B",
+                "uid": pair.UID,
+                "pair_id": pair.pair_id,
+                "sentence_good": pair.sentence_good,
+                "sentence_bad": pair.sentence_bad,
+            }
+        )
     for path in (args.sheet, args.key):
         path.parent.mkdir(parents=True, exist_ok=True)
     args.sheet.write_text("\n".join(lines), encoding="utf-8")

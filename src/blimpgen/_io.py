@@ -39,15 +39,28 @@ from blimpgen.errors import DataError, LocatedError, OptionError
 # A temporary name keeps at most this much of the target's name, so that it fits where the target fits.
 _TEMP_NAME_CHARS = 100
 _TEMP_RE = re.compile(r"^\.(?P<name>.*)\.(?P<pid>\d+)\.[^.]+\.part$")
-_KINDS = {stat.S_IFLNK: "a symbolic link", stat.S_IFIFO: "a FIFO", stat.S_IFSOCK: "a socket",
-          stat.S_IFBLK: "a block device", stat.S_IFCHR: "a character device", stat.S_IFDIR: "a folder"}
+_KINDS = {
+    stat.S_IFLNK: "a symbolic link",
+    stat.S_IFIFO: "a FIFO",
+    stat.S_IFSOCK: "a socket",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFDIR: "a folder",
+}
 
 
 # ----------------------------------------------------------------------------- reading
 
 
-def read_text(path: Path | str, display: str | None = None, *, error: type[LocatedError] = DataError,
-              max_bytes: int | None = None, what: str = "a file", encoding: str = "utf-8") -> str:
+def read_text(
+    path: Path | str,
+    display: str | None = None,
+    *,
+    error: type[LocatedError] = DataError,
+    max_bytes: int | None = None,
+    what: str = "a file",
+    encoding: str = "utf-8",
+) -> str:
     """The text of a regular file.
 
     Args:
@@ -68,24 +81,28 @@ def read_text(path: Path | str, display: str | None = None, *, error: type[Locat
             raise error(f"cannot read file: it is {_size(size)}; {what} is at most {_size(max_bytes)}", name)
         data = handle.read() if max_bytes is None else handle.read(max_bytes + 1)
     if max_bytes is not None and len(data) > max_bytes:
-        raise error(f"cannot read file: it is larger than {_size(max_bytes)}; {what} is at most "
-                    f"{_size(max_bytes)}", name)
+        raise error(
+            f"cannot read file: it is larger than {_size(max_bytes)}; {what} is at most {_size(max_bytes)}", name
+        )
     return decode(data, name, error, encoding)
 
 
-def decode(data: bytes, name: str, error: type[LocatedError] = DataError, encoding: str = "utf-8",
-           line: int = 0) -> str:
+def decode(
+    data: bytes, name: str, error: type[LocatedError] = DataError, encoding: str = "utf-8", line: int = 0
+) -> str:
     """Bytes as UTF-8 text, or ``error`` saying where the first bad byte is."""
     try:
         return data.decode(encoding)
     except UnicodeDecodeError as exc:
-        raise error(f"cannot read file: not UTF-8 text (byte 0x{data[exc.start]:02x} at position {exc.start})",
-                    name, line) from None
+        raise error(
+            f"cannot read file: not UTF-8 text (byte 0x{data[exc.start]:02x} at position {exc.start})", name, line
+        ) from None
 
 
 @contextlib.contextmanager
-def open_regular(path: Path | str, display: str | None = None,
-                 error: type[LocatedError] = DataError) -> Iterator[IO[bytes]]:
+def open_regular(
+    path: Path | str, display: str | None = None, error: type[LocatedError] = DataError
+) -> Iterator[IO[bytes]]:
     """Open a regular file for reading in binary mode; anything else is ``error`` (never blocks on a FIFO)."""
     name = display or str(path)
     try:
@@ -95,8 +112,7 @@ def open_regular(path: Path | str, display: str | None = None,
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         os.close(fd)
-        raise error(f"cannot read file: not a regular file ({_KINDS.get(stat.S_IFMT(mode), 'a special file')})",
-                    name)
+        raise error(f"cannot read file: not a regular file ({_KINDS.get(stat.S_IFMT(mode), 'a special file')})", name)
     with os.fdopen(fd, "rb") as handle:
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
@@ -202,8 +218,9 @@ def atomic_writer(path: Path | str, mode: str = "w") -> Iterator[IO[Any]]:  # IO
     _make_parent(path.parent, display)
     remove_stale_parts(path)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:_TEMP_NAME_CHARS]}.{os.getpid()}.", suffix=".part",
-                                   dir=path.parent)
+        fd, tmp = tempfile.mkstemp(
+            prefix=f".{path.name[:_TEMP_NAME_CHARS]}.{os.getpid()}.", suffix=".part", dir=path.parent
+        )
     except OSError as exc:
         raise write_error(display, exc) from None
     try:
@@ -262,8 +279,11 @@ def _existing_kind(path: Path, display: str) -> int | None:
     kind = stat.S_IFMT(mode)
     if kind in (stat.S_IFREG, stat.S_IFCHR):
         return kind
-    raise DataError(f"exists and is {_KINDS.get(kind, 'not a regular file')}; blimpgen only replaces regular "
-                    "files: remove it or choose another output path", display)
+    raise DataError(
+        f"exists and is {_KINDS.get(kind, 'not a regular file')}; blimpgen only replaces regular "
+        "files: remove it or choose another output path",
+        display,
+    )
 
 
 def _file_in_the_way(path: Path) -> str:
@@ -330,9 +350,13 @@ def umask() -> int:
 
 
 @contextlib.contextmanager
-def atomic_directory(target: Path | str, *, overwrite: bool = False,
-                     is_ours: Callable[[Path], bool] = lambda path: False,
-                     owned: Callable[[str], bool] = lambda relative: True) -> Iterator[Path]:
+def atomic_directory(
+    target: Path | str,
+    *,
+    overwrite: bool = False,
+    is_ours: Callable[[Path], bool] = lambda path: False,
+    owned: Callable[[str], bool] = lambda relative: True,
+) -> Iterator[Path]:
     """Yield an empty temporary folder that replaces ``target`` when the block succeeds.
 
     Replacing an earlier output keeps every file of it that this writer did not write (a
@@ -357,8 +381,11 @@ def atomic_directory(target: Path | str, *, overwrite: bool = False,
     _make_parent(target.parent, str(target))
     remove_stale_parts(target)
     try:
-        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name[:_TEMP_NAME_CHARS]}.{os.getpid()}.", suffix=".part",
-                                    dir=target.parent))
+        tmp = Path(
+            tempfile.mkdtemp(
+                prefix=f".{target.name[:_TEMP_NAME_CHARS]}.{os.getpid()}.", suffix=".part", dir=target.parent
+            )
+        )
     except OSError as exc:
         raise write_error(str(target), exc) from None
     try:
@@ -384,8 +411,10 @@ def _check_target(target: Path, overwrite: bool, is_ours: Callable[[Path], bool]
     if not overwrite:
         raise OptionError(f"{target}: folder exists and is not empty; pass --overwrite to replace it")
     if not is_ours(target):
-        raise OptionError(f"{target}: not an earlier blimpgen export, so --overwrite will not "
-                          "delete it; choose a new or empty output folder")
+        raise OptionError(
+            f"{target}: not an earlier blimpgen export, so --overwrite will not "
+            "delete it; choose a new or empty output folder"
+        )
 
 
 def _swap_in(tmp: Path, target: Path, owned: Callable[[str], bool]) -> None:
@@ -412,14 +441,16 @@ def _swap_in(tmp: Path, target: Path, owned: Callable[[str], bool]) -> None:
 
 
 def _sibling(target: Path, suffix: str) -> Path:
-    path = Path(tempfile.mkdtemp(prefix=f".{target.name[:_TEMP_NAME_CHARS]}.{os.getpid()}.", suffix=suffix,
-                                 dir=target.parent))
+    path = Path(
+        tempfile.mkdtemp(prefix=f".{target.name[:_TEMP_NAME_CHARS]}.{os.getpid()}.", suffix=suffix, dir=target.parent)
+    )
     path.rmdir()
     return path
 
 
-def _keep_foreign(old: Path, new: Path, relative: str, owned: Callable[[str], bool],
-                  moved: list[tuple[Path, Path]]) -> None:
+def _keep_foreign(
+    old: Path, new: Path, relative: str, owned: Callable[[str], bool], moved: list[tuple[Path, Path]]
+) -> None:
     """Move every entry of ``old`` that ``owned`` does not claim into ``new`` (same relative path).
 
     A folder holding none of the writer's files moves whole (with its empty folders); a folder
@@ -439,8 +470,10 @@ def _keep_foreign(old: Path, new: Path, relative: str, owned: Callable[[str], bo
                 destination.rmdir()  # it held only the writer's files (a config the new export no longer has)
             continue
         if os.path.lexists(destination):
-            raise OptionError(f"{new.name}: {rel} was not written by blimpgen and a new file would replace it; "
-                              "move it away and run again")
+            raise OptionError(
+                f"{new.name}: {rel} was not written by blimpgen and a new file would replace it; "
+                "move it away and run again"
+            )
         os.replace(entry, destination)
         moved.append((entry, destination))
 
@@ -479,8 +512,12 @@ def csv_value(cell: str) -> str:
     return cell[1:] if cell.startswith("'") else cell
 
 
-def csv_text(header: Sequence[str], rows: Iterable[Sequence[Any]], lineterminator: str = "\n",
-             quoting: Literal[0, 1, 2, 3] = csv.QUOTE_MINIMAL) -> str:
+def csv_text(
+    header: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+    lineterminator: str = "\n",
+    quoting: Literal[0, 1, 2, 3] = csv.QUOTE_MINIMAL,
+) -> str:
     """A whole CSV file as text, every cell through :func:`csv_cell`."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator=lineterminator, quoting=quoting)
@@ -507,8 +544,9 @@ def refuse_inputs(output: Path | str | None, inputs: Mapping[str, Iterable[Path 
     for option, paths in inputs.items():
         for path in paths:
             if same_file(output, path):
-                raise OptionError(f"{output}: the output is also an input ({option} {path}); "
-                                  "choose another output path")
+                raise OptionError(
+                    f"{output}: the output is also an input ({option} {path}); choose another output path"
+                )
 
 
 def same_file(a: Path | str, b: Path | str) -> bool:

@@ -151,16 +151,20 @@ def _walk(node: yaml.Node, path: KeyPath, table: LineTable, seen_nodes: set[int]
         seen: dict[str, int] = {}
         for key_node, value_node in node.value:
             if not isinstance(key_node, yaml.ScalarNode):
-                raise SpecError("mapping keys must be plain strings", table.file,
-                                key_node.start_mark.line + 1, key_path_str(path))
+                raise SpecError(
+                    "mapping keys must be plain strings", table.file, key_node.start_mark.line + 1, key_path_str(path)
+                )
             key = key_node.value
             line = key_node.start_mark.line + 1
             if key == "<<":
-                raise SpecError("YAML merge keys ('<<') are not supported", table.file, line,
-                                key_path_str(path))
+                raise SpecError("YAML merge keys ('<<') are not supported", table.file, line, key_path_str(path))
             if key in seen:
-                raise SpecError(f"duplicate key {key!r} (first written on line {seen[key]})",
-                                table.file, line, key_path_str(path + (key,)))
+                raise SpecError(
+                    f"duplicate key {key!r} (first written on line {seen[key]})",
+                    table.file,
+                    line,
+                    key_path_str(path + (key,)),
+                )
             seen[key] = line
             table.lines[path + (key,)] = line
             _walk(value_node, path + (key,), table, seen_nodes)
@@ -183,12 +187,20 @@ def _check_aliases(root: yaml.Node, file: str) -> None:
         node, children_done = stack.pop()
         if id(node) in sizes:
             continue
-        children = ([n for pair in node.value for n in pair] if isinstance(node, yaml.MappingNode)
-                    else list(node.value) if isinstance(node, yaml.SequenceNode) else [])
+        children = (
+            [n for pair in node.value for n in pair]
+            if isinstance(node, yaml.MappingNode)
+            else list(node.value)
+            if isinstance(node, yaml.SequenceNode)
+            else []
+        )
         if not children_done:
             if id(node) in visiting:
-                raise SpecError("a YAML alias refers to a value that contains it (a recursive alias)", file,
-                                node.start_mark.line + 1)
+                raise SpecError(
+                    "a YAML alias refers to a value that contains it (a recursive alias)",
+                    file,
+                    node.start_mark.line + 1,
+                )
             visiting.add(id(node))
             written += 1
             stack.append((node, True))
@@ -197,6 +209,9 @@ def _check_aliases(root: yaml.Node, file: str) -> None:
         size = 1 + sum(sizes[id(child)] for child in children)
         sizes[id(node)] = size
         if size - written > MAX_ALIAS_EXPANSION:
-            raise SpecError(f"YAML aliases expand this document by more than {MAX_ALIAS_EXPANSION:,} values "
-                            "(an alias bomb?); write the values out instead of repeating aliases",
-                            file, node.start_mark.line + 1)
+            raise SpecError(
+                f"YAML aliases expand this document by more than {MAX_ALIAS_EXPANSION:,} values "
+                "(an alias bomb?); write the values out instead of repeating aliases",
+                file,
+                node.start_mark.line + 1,
+            )

@@ -40,7 +40,7 @@ def clip(line: str, limit: int = MAX_MESSAGE_LINE) -> str:
     """``line``, or its start and end around ``[N characters left out]`` when it is longer than ``limit``."""
     if len(line) <= limit:
         return line
-    head, tail = line[:limit * 3 // 4], line[-(limit // 4):]
+    head, tail = line[: limit * 3 // 4], line[-(limit // 4) :]
     return f"{head} … [{len(line) - len(head) - len(tail):,} characters left out] … {tail}"
 
 

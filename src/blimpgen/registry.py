@@ -43,14 +43,19 @@ class Registry(Generic[T]):
             ValueError: when ``name`` is already bound to a different target.
         """
         if target is None:
+
             def decorator(obj: T) -> T:
                 self.register(name, obj)
                 return obj
+
             return decorator
         old = self._items.get(name)
         if old is not None and old is not target and old != target:
-            if not (isinstance(old, str) and not isinstance(target, str)
-                    and old == f"{target.__module__}:{getattr(target, '__qualname__', '')}"):
+            if not (
+                isinstance(old, str)
+                and not isinstance(target, str)
+                and old == f"{target.__module__}:{getattr(target, '__qualname__', '')}"
+            ):
                 raise ValueError(f"{self.name} {name!r} is already registered to {old!r}")
         self._items[name] = target
         return target

@@ -22,8 +22,7 @@ def test_audit_word_only_in_bad_is_flagged() -> None:
 
 
 def test_audit_balanced_swap_is_not_flagged() -> None:
-    pairs = [MinimalPair(f"The {a} saw the {b}.", f"The {b} saw the {a}.", "u")
-             for a in NOUNS for b in NOUNS if a != b]
+    pairs = [MinimalPair(f"The {a} saw the {b}.", f"The {b} saw the {a}.", "u") for a in NOUNS for b in NOUNS if a != b]
     result = audit_pairs("u", pairs)
     assert result.only_good == [] or result.only_good[0][1] < len(pairs)
     assert result.length_accuracy == 0.5 and result.unigram_accuracy == 0.5

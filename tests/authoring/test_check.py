@@ -58,18 +58,24 @@ def test_check_missing_path_is_an_error() -> None:
 def test_check_slot_that_never_fills(tmp_path, mini_lexicon) -> None:
     (tmp_path / "never.yaml").write_text(
         "uid: never\nfield: syntax\nlinguistics_term: t\ndescription: d\ncontrast: [noun]\nslots:\n"
-        "  noun: {kind: word, where: \"N and mass and not mass\"}\ngood: '{{ noun }}.'\nbad: '{{ noun }} x.'\n")
+        "  noun: {kind: word, where: \"N and mass and not mass\"}\ngood: '{{ noun }}.'\nbad: '{{ noun }} x.'\n"
+    )
     report = check_paradigms((tmp_path,), mini_lexicon, n=10, attempts=20)
-    assert report.lines() == [f"{tmp_path}/never.yaml:7: slots.noun: no lexicon entry satisfies this slot's "
-                              f"constraints in 20 attempts (check features and references)"]
+    assert report.lines() == [
+        f"{tmp_path}/never.yaml:7: slots.noun: no lexicon entry satisfies this slot's "
+        f"constraints in 20 attempts (check features and references)"
+    ]
 
 
-@pytest.mark.parametrize("draws, unique, n, flagged", [
-    (85, 81, 1000, False),  # 4 repeats: about what 1,000 equally likely items give in 85 draws
-    (300, 6, 100, True),    # 6 sentences seen over and over: far fewer than 100
-    (300, 200, 1000, True),
-    (300, 300, 10, False),  # no repeat at all
-])
+@pytest.mark.parametrize(
+    "draws, unique, n, flagged",
+    [
+        (85, 81, 1000, False),  # 4 repeats: about what 1,000 equally likely items give in 85 draws
+        (300, 6, 100, True),  # 6 sentences seen over and over: far fewer than 100
+        (300, 200, 1000, True),
+        (300, 300, 10, False),  # no repeat at all
+    ],
+)
 def test_check_repeats_unlikely_needs_evidence(draws: int, unique: int, n: int, flagged: bool) -> None:
     assert repeats_unlikely(draws, unique, n) is flagged
 
@@ -94,14 +100,19 @@ def test_check_probe_suites_are_checked_like_paradigms(tmp_path, mini_lexicon) -
     report = check_paradigms((tmp_path,), mini_lexicon, n=10, attempts=50)
     assert report.ok and report.summary() == "1 probe suites OK", report.lines()
     report = check_paradigms((tmp_path,), mini_lexicon, n=500, attempts=200)
-    assert report.lines() == [f"{tmp_path}/tiny_probe.yaml:6: slots: too small a space for 500 items: about 71 "
-                              "unique items (estimated from 200 samples)"]
+    assert report.lines() == [
+        f"{tmp_path}/tiny_probe.yaml:6: slots: too small a space for 500 items: about 71 "
+        "unique items (estimated from 200 samples)"
+    ]
 
 
-@pytest.mark.parametrize("change, expected", [
-    (("min: 1, max: 9, distinct", "min: 20, max: 9, distinct"), ":8: slots.y: "),
-    (("'smaller' if", "'tiny' if"), ":11: answer: the answer rendered as 'tiny'"),
-])
+@pytest.mark.parametrize(
+    "change, expected",
+    [
+        (("min: 1, max: 9, distinct", "min: 20, max: 9, distinct"), ":8: slots.y: "),
+        (("'smaller' if", "'tiny' if"), ":11: answer: the answer rendered as 'tiny'"),
+    ],
+)
 def test_check_probe_suite_problems_are_located(tmp_path, mini_lexicon, change, expected) -> None:
     (tmp_path / "tiny_probe.yaml").write_text(SUITE.replace(*change))
     report = check_paradigms((tmp_path,), mini_lexicon, n=10, attempts=50)

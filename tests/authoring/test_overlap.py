@@ -39,33 +39,42 @@ def write(tmp_path: Path, text: str, name: str = "corpus.txt") -> Path:
     return path
 
 
-@pytest.mark.parametrize(("text", "tokens"), [
-    ("The dog, barked!", ["the", "dog", "barked"]),
-    ("THE DOG BARKED", ["the", "dog", "barked"]),
-    ("She doesn't know", ["she", "does", "n't", "know"]),
-    ("She does n't know", ["she", "does", "n't", "know"]),
-    ("She doesn’t know", ["she", "does", "n't", "know"]),
-    ("John's dog", ["john", "'s", "dog"]),
-    ("John 's dog", ["john", "'s", "dog"]),
-    ("the students' dog", ["the", "students", "dog"]),
-    ("guest @-@ starring 1 @,@ 000", ["guest", "starring", "1", "000"]),
-    ("guest-starring 1,000", ["guest", "starring", "1", "000"]),
-    ("Café au lait", ["café", "au", "lait"]),
-    ("under_score", ["under", "score"]),
-])
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        ("The dog, barked!", ["the", "dog", "barked"]),
+        ("THE DOG BARKED", ["the", "dog", "barked"]),
+        ("She doesn't know", ["she", "does", "n't", "know"]),
+        ("She does n't know", ["she", "does", "n't", "know"]),
+        ("She doesn’t know", ["she", "does", "n't", "know"]),
+        ("John's dog", ["john", "'s", "dog"]),
+        ("John 's dog", ["john", "'s", "dog"]),
+        ("the students' dog", ["the", "students", "dog"]),
+        ("guest @-@ starring 1 @,@ 000", ["guest", "starring", "1", "000"]),
+        ("guest-starring 1,000", ["guest", "starring", "1", "000"]),
+        ("Café au lait", ["café", "au", "lait"]),
+        ("under_score", ["under", "score"]),
+    ],
+)
 def test_overlap_tokenize_normalises(text: str, tokens: list[str]) -> None:
     assert tokenize(text) == tokens
 
 
 def test_overlap_exact_counts(tmp_path: Path) -> None:
-    corpus = write(tmp_path, "\n".join([
-        "the boys have admired these cups",                      # good 1, verbatim without punctuation
-        "THE BOYS HAS ADMIRED THESE CUPS!!! and more text",      # bad 1, upper case, inside a longer line
-        "Every dog that the girls",                              # a sentence split over two lines:
-        "like barks.",                                           # not counted, nor its cross-line n-grams
-        "Someone asked: who left? Nobody knew.",                 # a 2-token sentence inside a line
-        "the boyshave admired",                                  # no token boundary: no match
-    ]) + "\n")
+    corpus = write(
+        tmp_path,
+        "\n".join(
+            [
+                "the boys have admired these cups",  # good 1, verbatim without punctuation
+                "THE BOYS HAS ADMIRED THESE CUPS!!! and more text",  # bad 1, upper case, inside a longer line
+                "Every dog that the girls",  # a sentence split over two lines:
+                "like barks.",  # not counted, nor its cross-line n-grams
+                "Someone asked: who left? Nobody knew.",  # a 2-token sentence inside a line
+                "the boyshave admired",  # no token boundary: no match
+            ]
+        )
+        + "\n",
+    )
     rows = scan(corpus)
     agree, short = rows["agree"], rows["short"]
     assert (agree.pairs, agree.good, agree.bad) == (2, 2, 2)
@@ -94,8 +103,13 @@ def test_overlap_gzip_and_jsonl_corpora(tmp_path: Path) -> None:
         handle.write("noise\nwho left\n")
     assert scan(gz)["short"].good_found == 1
     blimp = tmp_path / "blimp.jsonl"
-    blimp.write_text(json.dumps({"sentence_good": "Who left?", "sentence_bad": "Who did left?"}) + "\n"
-                     + json.dumps({"text": "the boys have admired these cups"}) + "\n", encoding="utf-8")
+    blimp.write_text(
+        json.dumps({"sentence_good": "Who left?", "sentence_bad": "Who did left?"})
+        + "\n"
+        + json.dumps({"text": "the boys have admired these cups"})
+        + "\n",
+        encoding="utf-8",
+    )
     rows = scan(blimp)
     assert (rows["short"].good_found, rows["short"].bad_found, rows["agree"].good_found) == (1, 1, 1)
 
@@ -117,10 +131,13 @@ def test_overlap_folder_corpus_reads_every_file(tmp_path: Path) -> None:
     assert (rows["short"].good_found, rows["short"].bad_found, rows["agree"].good_found) == (1, 1, 0)
 
 
-@pytest.mark.parametrize(("content", "where"), [
-    (b"fine\nalso fine\nbad \xff byte\n", "corpus.txt:3: not UTF-8 (byte 0xff at column 5)"),
-    (b"\xef\xbb\xbfbom is fine\n\xc3(\n", "corpus.txt:2: not UTF-8 (byte 0xc3 at column 1)"),
-])
+@pytest.mark.parametrize(
+    ("content", "where"),
+    [
+        (b"fine\nalso fine\nbad \xff byte\n", "corpus.txt:3: not UTF-8 (byte 0xff at column 5)"),
+        (b"\xef\xbb\xbfbom is fine\n\xc3(\n", "corpus.txt:2: not UTF-8 (byte 0xc3 at column 1)"),
+    ],
+)
 def test_overlap_non_utf8_line_is_located(tmp_path: Path, content: bytes, where: str) -> None:
     from blimpgen.errors import DataError
 
@@ -180,12 +197,25 @@ WORDS = st.sampled_from(["the", "boys", "have", "admired", "these", "cups", "dog
 NOISE = st.lists(st.text(alphabet=st.sampled_from("abc XYZ.,;!?'\"-\t"), max_size=20), max_size=6)
 
 
-@given(sentence=st.lists(WORDS, min_size=1, max_size=12), before=NOISE, after=NOISE,
-       at=st.integers(0, 6), left=st.sampled_from(["", "Hello ", "x, ", "(", "\"", " -- "]),
-       right=st.sampled_from(["", ".", " again", "!\"", ")"]), n=st.integers(1, 9))
-def test_overlap_inserted_sentence_is_always_found(tmp_path_factory: pytest.TempPathFactory, sentence: list[str],
-                                                     before: list[str], after: list[str], at: int, left: str,
-                                                     right: str, n: int) -> None:
+@given(
+    sentence=st.lists(WORDS, min_size=1, max_size=12),
+    before=NOISE,
+    after=NOISE,
+    at=st.integers(0, 6),
+    left=st.sampled_from(["", "Hello ", "x, ", "(", '"', " -- "]),
+    right=st.sampled_from(["", ".", " again", '!"', ")"]),
+    n=st.integers(1, 9),
+)
+def test_overlap_inserted_sentence_is_always_found(
+    tmp_path_factory: pytest.TempPathFactory,
+    sentence: list[str],
+    before: list[str],
+    after: list[str],
+    at: int,
+    left: str,
+    right: str,
+    n: int,
+) -> None:
     text = " ".join(sentence).capitalize() + "."
     lines = [line.replace("\n", " ") for line in before + after]
     lines.insert(min(at, len(lines)), f"{left}{text.upper() if at % 2 else text}{right}")
@@ -194,7 +224,7 @@ def test_overlap_inserted_sentence_is_always_found(tmp_path_factory: pytest.Temp
     index = index_pairs([MinimalPair(text, "Zzz qqq.", "u")], n)
     row = scan_corpus(index, path).rows[0]
     assert row.good_found == 1 and row.pairs_found == 1
-    assert row.ngrams_found == len({tuple(sentence[i:i + n]) for i in range(len(sentence) - n + 1)})
+    assert row.ngrams_found == len({tuple(sentence[i : i + n]) for i in range(len(sentence) - n + 1)})
 
 
 def test_overlap_index_refuses_pairs_after_a_scan() -> None:

@@ -45,12 +45,23 @@ def noun(lexicon, lemma: str, category: str = "N"):
     return next(w for w in lexicon.category(category) if w.lemma == lemma)
 
 
-@pytest.mark.parametrize(("lemma", "category", "expected"), [
-    ("teacher", "N", "person"), ("baby", "N", "person:baby"), ("toddler", "N", "person:baby"),
-    ("girl", "N", "person:child"), ("teenager", "N", "person:teen"), ("Mary", "PN", "name"),
-    ("dog", "N", "animal:pet"), ("cow", "N", "animal:farm"), ("eagle", "N", "animal:bird"),
-    ("storm", "N", "event:disaster"), ("hammer", "N", "tool"), ("cod", "N", "animal:fish"),
-])
+@pytest.mark.parametrize(
+    ("lemma", "category", "expected"),
+    [
+        ("teacher", "N", "person"),
+        ("baby", "N", "person:baby"),
+        ("toddler", "N", "person:baby"),
+        ("girl", "N", "person:child"),
+        ("teenager", "N", "person:teen"),
+        ("Mary", "PN", "name"),
+        ("dog", "N", "animal:pet"),
+        ("cow", "N", "animal:farm"),
+        ("eagle", "N", "animal:bird"),
+        ("storm", "N", "event:disaster"),
+        ("hammer", "N", "tool"),
+        ("cod", "N", "animal:fish"),
+    ],
+)
 def test_plausibility_label_names_the_class(lexicon, lemma: str, category: str, expected: str) -> None:
     assert label(noun(lexicon, lemma, category)) == expected
 
@@ -61,20 +72,20 @@ def test_plausibility_agency_orders_things_before_people() -> None:
 
 
 def test_plausibility_links_come_from_slot_parameters() -> None:
-    paradigm, = load_paradigms(["determiner_noun_agreement_with_adj_2"])
+    (paradigm,) = load_paradigms(["determiner_noun_agreement_with_adj_2"])
     links, adjective_first = slot_links(paradigm)  # one link set per branch
     assert Link("verb", "arg1", "subj") in links  # verb_group subject
     assert Link("verb", "arg2", "noun") in links  # fits(verb.arg2)
     assert Link("adj", "arg1", "noun") in links  # takes(arg1, noun)
     assert Link("adj", "arg1", "noun") in adjective_first  # fits(adj.arg1), drawn the other way round
-    negated, = slot_links(load_paradigms(["animate_subject_trans"])[0])
+    (negated,) = slot_links(load_paradigms(["animate_subject_trans"])[0])
     assert not [link for link in negated if link.argument == "inanimate"]  # not fits(verb.arg1) is no link
-    contrast, = slot_links(load_paradigms(["transitive"])[0])
+    (contrast,) = slot_links(load_paradigms(["transitive"])[0])
     assert not [link for link in contrast if link.predicate == "wrong"]  # printed only in the bad sentence
 
 
 def test_plausibility_audit_counts_every_event(lexicon) -> None:
-    paradigm, = load_paradigms(["regular_plural_subject_verb_agreement_1"])
+    (paradigm,) = load_paradigms(["regular_plural_subject_verb_agreement_1"])
     result = audit_plausibility(paradigm, 40, 3)
     assert result.pairs == 40 and not result.error
     assert sum(result.combinations.values()) == 40  # one verb with subject and object per pair
@@ -86,15 +97,16 @@ def test_plausibility_audit_counts_every_event(lexicon) -> None:
 
 
 def test_plausibility_audit_follows_nested_clauses() -> None:
-    paradigm, = load_paradigms(["expletive_it_object_raising"])
+    (paradigm,) = load_paradigms(["expletive_it_object_raising"])
     result = audit_plausibility(paradigm, 20, 0)
     assert sum(result.combinations.values()) > result.pairs  # the embedded clause's verb counts too
 
 
 def test_plausibility_ranking_puts_unattested_and_unlikely_agents_first() -> None:
     result = PlausibilityResult("u", 10)
-    result.combinations.update({("eat", "person", "food", "-"): 5, ("eat", "tool", "food", "-"): 1,
-                                ("read", "person", "food", "-"): 1})
+    result.combinations.update(
+        {("eat", "person", "food", "-"): 5, ("eat", "tool", "food", "-"): 1, ("read", "person", "food", "-"): 1}
+    )
     order = [key for key, _, _ in result.ranked()]
     assert order[0] == ("eat", "tool", "food", "-") and order[1] == ("eat", "person", "food", "-")
     evidence = Evidence({("read", "arg2", "*"): 9, ("read", "arg2", "document"): 9})

@@ -64,11 +64,13 @@ def test_author_check_reports_every_problem_of_every_file(skeleton: Path) -> Non
     code, output = run("check", str(skeleton))
     assert code == 1
     lines = output.splitlines()
-    expected = [f"{skeleton}/broken.yaml:2: field: Input should be",
-                f"{skeleton}/dry.yaml:24: slots.dem: no lexicon entry satisfies this slot's constraints",
-                f"{skeleton}/leaky.yaml:15: contrast: good and bad differ in 'really'",
-                f"{skeleton}/determiner_noun_agreement_1.yaml:5: uid: duplicate UID",
-                f"{skeleton}/typo.yaml:28: bad: undeclared template variable 'nuon'; did you mean 'noun'?"]
+    expected = [
+        f"{skeleton}/broken.yaml:2: field: Input should be",
+        f"{skeleton}/dry.yaml:24: slots.dem: no lexicon entry satisfies this slot's constraints",
+        f"{skeleton}/leaky.yaml:15: contrast: good and bad differ in 'really'",
+        f"{skeleton}/determiner_noun_agreement_1.yaml:5: uid: duplicate UID",
+        f"{skeleton}/typo.yaml:28: bad: undeclared template variable 'nuon'; did you mean 'noun'?",
+    ]
     for prefix in expected:
         assert any(line.startswith(prefix) for line in lines), (prefix, output)
     assert "OK" not in output and "problem(s)" in output
@@ -78,7 +80,8 @@ def test_author_check_estimates_capacity(tmp_path: Path) -> None:
     (tmp_path / "tiny_space.yaml").write_text(
         "uid: tiny_space\nfield: syntax\nlinguistics_term: npi_licensing\ndescription: tiny.\ncontrast: [w, ever]\n"
         "slots:\n  w: {kind: choice, values: [ever, often]}\n  x: {kind: choice, values: [a, b, c]}\n"
-        "good: 'Mary {{ x }} {{ w }} sleeps.'\nbad: 'Mary {{ x }} ever {{ w }} sleeps.'\n")
+        "good: 'Mary {{ x }} {{ w }} sleeps.'\nbad: 'Mary {{ x }} ever {{ w }} sleeps.'\n"
+    )
     code, output = run("check", str(tmp_path), "-n", "100")
     assert code == 1 and "tiny_space.yaml:6: slots: too small a space for 100 pairs: about 6" in output, output
     code, output = run("check", str(tmp_path / "tiny_space.yaml"), "-n", "5")
@@ -99,8 +102,9 @@ def test_author_audit_reports_cues(skeleton: Path) -> None:
 
 def test_author_audit_markdown_table(tmp_path: Path) -> None:
     out = tmp_path / "audit.md"
-    code, output = run("audit", "npi_present_1", "determiner_noun_agreement_1", "-n", "100", "--markdown",
-                       "-o", str(out))
+    code, output = run(
+        "audit", "npi_present_1", "determiner_noun_agreement_1", "-n", "100", "--markdown", "-o", str(out)
+    )
     assert code == 0, output
     text = out.read_text()
     assert "| `npi_present_1` | 100 |" in text and "2 paradigms, 1 flagged." in text
@@ -134,10 +138,13 @@ bad: "The {{ noun }} {{ verb | flip('number') }}."
 """
 
 
-@pytest.mark.parametrize("suffix,content", [
-    (".yaml", OVERLAY_YAML),
-    (".tsv", "wug\tN\tclass=animal; animate\ndax\tN\tclass=animal; animate; plural=daxen\n"),
-])
+@pytest.mark.parametrize(
+    "suffix,content",
+    [
+        (".yaml", OVERLAY_YAML),
+        (".tsv", "wug\tN\tclass=animal; animate\ndax\tN\tclass=animal; animate; plural=daxen\n"),
+    ],
+)
 def test_author_lexicon_overlay_adds_words(tmp_path: Path, suffix: str, content: str) -> None:
     overlay = tmp_path / f"words{suffix}"
     overlay.write_text(content)
@@ -150,17 +157,30 @@ def test_author_lexicon_overlay_adds_words(tmp_path: Path, suffix: str, content:
     code, output = run("check", str(folder), "--lexicon-overlay", str(overlay), "-n", "10")
     assert code == 0, output
     out = tmp_path / "wug.jsonl"
-    code, output = run("gen", "-p", "wug_agreement", "--paradigm-path", str(folder), "--lexicon-overlay",
-                       str(overlay), "-n", "10", "-o", str(out), "--quiet")
+    code, output = run(
+        "gen",
+        "-p",
+        "wug_agreement",
+        "--paradigm-path",
+        str(folder),
+        "--lexicon-overlay",
+        str(overlay),
+        "-n",
+        "10",
+        "-o",
+        str(out),
+        "--quiet",
+    )
     assert code == 0, output
     rows = [json.loads(line) for line in out.read_text().splitlines()]
-    assert len(rows) == 10 and all(r["sentence_good"].split()[1].lower() in {"wug", "wugs", "dax", "daxen"}
-                                   for r in rows)
+    assert len(rows) == 10 and all(
+        r["sentence_good"].split()[1].lower() in {"wug", "wugs", "dax", "daxen"} for r in rows
+    )
 
 
 def test_author_lexicon_overlay_from_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     overlay = tmp_path / "words.yaml"
-    overlay.write_text(OVERLAY_YAML.replace("invented\"}\n  - {text: dax", "invnted\"}\n  - {text: dax"))
+    overlay.write_text(OVERLAY_YAML.replace('invented"}\n  - {text: dax', 'invnted"}\n  - {text: dax'))
     monkeypatch.setenv("BLIMPGEN_LEXICON_OVERLAY", str(overlay))
     code, output = run("show", "npi_present_1", "-n", "1")
     assert code == 1 and f"{overlay}:4: invnted: unknown feature; did you mean 'invented'" in output, output
@@ -178,8 +198,9 @@ def test_author_paradigms_from_entry_points(tmp_path: Path, monkeypatch: pytest.
             return lambda: tmp_path
 
     real = metadata.entry_points
-    monkeypatch.setattr(metadata, "entry_points",
-                        lambda **kw: [EntryPoint()] if kw.get("group") == "blimpgen.paradigms" else real(**kw))
+    monkeypatch.setattr(
+        metadata, "entry_points", lambda **kw: [EntryPoint()] if kw.get("group") == "blimpgen.paradigms" else real(**kw)
+    )
     code, output = run("list", "--phenomenon", "subject_verb_agreement")
     assert code == 0 and "wug_agreement" in output, output
     code, output = run("show", "wug_agreement", "-n", "2")
@@ -196,7 +217,8 @@ def test_author_broken_entry_point_is_one_line(monkeypatch: pytest.MonkeyPatch) 
             raise ImportError("No module named 'bad_pack'")
 
     real = metadata.entry_points
-    monkeypatch.setattr(metadata, "entry_points",
-                        lambda **kw: [EntryPoint()] if kw.get("group") == "blimpgen.paradigms" else real(**kw))
+    monkeypatch.setattr(
+        metadata, "entry_points", lambda **kw: [EntryPoint()] if kw.get("group") == "blimpgen.paradigms" else real(**kw)
+    )
     code, output = run("list")
     assert code == 1 and "entry point bad_pack = bad_pack:folder: cannot load (ImportError" in output, output

@@ -21,31 +21,51 @@ def test_cli_export_help(args: list[str]) -> None:
 
 def test_cli_export_hf_then_lm_eval(tmp_path: Path) -> None:
     runner = CliRunner()
-    result = runner.invoke(cli, ["export", "hf", "--data", str(FIXTURES), "-o", str(tmp_path / "my_blimp"),
-                                 "--pretty-name", "Test pairs", "--license", "mit"])
+    result = runner.invoke(
+        cli,
+        [
+            "export",
+            "hf",
+            "--data",
+            str(FIXTURES),
+            "-o",
+            str(tmp_path / "my_blimp"),
+            "--pretty-name",
+            "Test pairs",
+            "--license",
+            "mit",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "4 configs, 18 pairs" in result.output
     header = yaml.safe_load((tmp_path / "my_blimp" / "README.md").read_text(encoding="utf-8").split("---\n")[1])
     assert (header["pretty_name"], header["license"]) == ("Test pairs", "mit")
 
-    result = runner.invoke(cli, ["export", "lm-eval", "--data", str(tmp_path / "my_blimp"),
-                                 "-o", str(tmp_path / "tasks")])
+    result = runner.invoke(
+        cli, ["export", "lm-eval", "--data", str(tmp_path / "my_blimp"), "-o", str(tmp_path / "tasks")]
+    )
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in (tmp_path / "tasks").iterdir()) == [
-        "_blimpgen.yaml", *(f"blimpgen_{uid}.yaml" for uid in UIDS)]
+        "_blimpgen.yaml",
+        *(f"blimpgen_{uid}.yaml" for uid in UIDS),
+    ]
 
 
 def test_cli_export_hf_save_to_disk(tmp_path: Path) -> None:
-    result = CliRunner().invoke(cli, ["export", "hf", "--data", str(FIXTURES), "-o", str(tmp_path / "d"),
-                                      "--save-to-disk"])
+    result = CliRunner().invoke(
+        cli, ["export", "hf", "--data", str(FIXTURES), "-o", str(tmp_path / "d"), "--save-to-disk"]
+    )
     assert result.exit_code == 0, result.output
     assert (tmp_path / "d" / "npi_present_1" / "dataset_dict.json").is_file()
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--data", str(FIXTURES)], "give -o/--output, --push-to-hub"),
-    (["--data", str(FIXTURES), "--push-to-hub", "u/x", "--save-to-disk"], "needs the hub layout"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--data", str(FIXTURES)], "give -o/--output, --push-to-hub"),
+        (["--data", str(FIXTURES), "--push-to-hub", "u/x", "--save-to-disk"], "needs the hub layout"),
+    ],
+)
 def test_cli_export_hf_usage_errors(args: list[str], message: str) -> None:
     result = CliRunner().invoke(cli, ["export", "hf", *args])
     assert result.exit_code == 2

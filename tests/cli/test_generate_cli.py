@@ -16,8 +16,12 @@ UID = "determiner_noun_agreement_1"
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", "from blimpgen.cli import main; main()", *args],
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", "from blimpgen.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_cli_list_shows_uid_phenomenon_field() -> None:
@@ -65,18 +69,21 @@ def test_cli_list_shows_designs_in_their_own_section() -> None:
 
 
 def test_cli_gen_all_designs_with_a_chosen_subset(tmp_path: Path) -> None:
-    result = CliRunner().invoke(cli, ["gen", "--all-designs", "--design", "attractor=none,pp", "-n", "2",
-                                      "--out-dir", str(tmp_path), "--quiet"])
+    result = CliRunner().invoke(
+        cli, ["gen", "--all-designs", "--design", "attractor=none,pp", "-n", "2", "--out-dir", str(tmp_path), "--quiet"]
+    )
     assert result.exit_code == 0, result.output
     from blimpgen.grammar import load_shipped_designs
 
     assert sorted(p.stem for p in tmp_path.glob("*.jsonl")) == sorted(load_shipped_designs())
+
     def rows_of(uid: str) -> list[dict]:
         return [json.loads(line) for line in (tmp_path / f"{uid}.jsonl").read_text().splitlines()]
 
     rows = rows_of("subject_verb_agreement_plausibility")
     assert [tuple(row["levels"].values()) for row in rows] == [
-        (a, m) for a in ("none", "pp") for m in ("plausible", "colorless")] * 2
+        (a, m) for a in ("none", "pp") for m in ("plausible", "colorless")
+    ] * 2
     assert [row.get("lexicon_mode") for row in rows[:2]] == [None, "colorless"]
     rows = rows_of("filler_gap_depth")  # no attractor factor: every cell
     assert [row["levels"]["depth"] for row in rows] == ["zero", "one", "two"] * 2
@@ -89,15 +96,22 @@ def test_cli_show_previews_good_and_starred_bad() -> None:
     assert lines[0].startswith(UID) and lines[2].startswith(" *") and len(lines) == 7
 
 
-@pytest.mark.parametrize("args,message", [
-    (["gen", "-p", "determiner_noun_agreemnt_1", "-n", "2"],
-     "unknown paradigm or probe suite 'determiner_noun_agreemnt_1'; did you mean 'determiner_noun_agreement_1'"),
-    (["gen", "-n", "2"], "give --paradigm UID (one or more), --all, --all-probes or --all-designs"),
-    (["gen", "-p", "filler_gap_depth", "--design", "depth=three", "-n", "2"],
-     "filler_gap_depth: factor 'depth' has no level 'three'; expected one of: one, two, zero"),
-    (["gen", "-p", UID, "--design", "full", "-n", "2"], f"{UID} has no factors, so --design does not apply to it"),
-    (["gen", "-p", UID, "-n", "-3"], "Invalid value for '-n'"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (
+            ["gen", "-p", "determiner_noun_agreemnt_1", "-n", "2"],
+            "unknown paradigm or probe suite 'determiner_noun_agreemnt_1'; did you mean 'determiner_noun_agreement_1'",
+        ),
+        (["gen", "-n", "2"], "give --paradigm UID (one or more), --all, --all-probes or --all-designs"),
+        (
+            ["gen", "-p", "filler_gap_depth", "--design", "depth=three", "-n", "2"],
+            "filler_gap_depth: factor 'depth' has no level 'three'; expected one of: one, two, zero",
+        ),
+        (["gen", "-p", UID, "--design", "full", "-n", "2"], f"{UID} has no factors, so --design does not apply to it"),
+        (["gen", "-p", UID, "-n", "-3"], "Invalid value for '-n'"),
+    ],
+)
 def test_cli_errors_are_one_line(args: list[str], message: str) -> None:
     result = run(*args)
     assert result.returncode != 0

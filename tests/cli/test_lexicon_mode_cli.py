@@ -10,8 +10,9 @@ from tests.cli.test_author_cli import run
 
 def test_lexicon_mode_cli_gen_records_the_mode(tmp_path: Path) -> None:
     out = tmp_path / "npi.jsonl"
-    code, output = run("gen", "-p", "npi_present_1", "-n", "5", "--seed", "2", "--lexicon-mode", "nonce",
-                       "-o", str(out))
+    code, output = run(
+        "gen", "-p", "npi_present_1", "-n", "5", "--seed", "2", "--lexicon-mode", "nonce", "-o", str(out)
+    )
     assert code == 0, output
     records = [json.loads(line) for line in out.read_text().splitlines()]
     assert [r["lexicon_mode"] for r in records] == ["nonce"] * 5
@@ -21,8 +22,10 @@ def test_lexicon_mode_cli_gen_records_the_mode(tmp_path: Path) -> None:
 def test_lexicon_mode_cli_refusal_is_one_line(tmp_path: Path) -> None:
     code, output = run("gen", "-p", "transitive", "-n", "5", "--lexicon-mode", "nonce")
     assert code == 1
-    assert output.strip() == ("error: transitive refuses --lexicon-mode nonce: the contrast is a real verb class "
-                              "(transitive vs never transitive)")
+    assert output.strip() == (
+        "error: transitive refuses --lexicon-mode nonce: the contrast is a real verb class "
+        "(transitive vs never transitive)"
+    )
 
 
 def test_lexicon_mode_cli_all_skips_refusing_paradigms(tmp_path: Path) -> None:

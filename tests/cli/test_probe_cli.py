@@ -22,8 +22,12 @@ def run(*args: str):
 
 def run_process(*args: str) -> tuple[int, str]:
     """The real entry point (one-line errors are made there), as a user runs it."""
-    done = subprocess.run([sys.executable, "-c", "from blimpgen.cli import main; main()", *args],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", "from blimpgen.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     return done.returncode, done.stdout + done.stderr
 
 
@@ -33,7 +37,7 @@ def test_list_shows_every_probe_suite_after_the_paradigms() -> None:
     lines = result.output.splitlines()
     start = lines.index("probe suites (items, not pairs):")
     end = lines.index("", start)  # then the factorial designs
-    listed = {line.split()[0] for line in lines[start + 1:end]}
+    listed = {line.split()[0] for line in lines[start + 1 : end]}
     assert listed == set(load_shipped_specs(ProbeSpec))
     assert any(line.startswith("determiner_noun_agreement_1") for line in lines[:start])
 
@@ -45,8 +49,19 @@ def test_list_filters_probe_suites_by_phenomenon() -> None:
 
 
 def test_gen_a_suite_by_name_to_stdout() -> None:
-    result = run("gen", "--paradigm", "olmpics_age_comparison", "-n", "4", "--seed", "3",
-                 "--option", "min_age=30", "--option", "max_age=40")
+    result = run(
+        "gen",
+        "--paradigm",
+        "olmpics_age_comparison",
+        "-n",
+        "4",
+        "--seed",
+        "3",
+        "--option",
+        "min_age=30",
+        "--option",
+        "max_age=40",
+    )
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in result.output.splitlines()]
     assert len(rows) == 4 and all(r["item_type"] == "multiple_choice" and r["control"] == "none" for r in rows)
@@ -54,18 +69,32 @@ def test_gen_a_suite_by_name_to_stdout() -> None:
 
 
 def test_gen_controls_into_a_folder_one_file_per_control(tmp_path) -> None:
-    result = run("gen", "-p", "olmpics_multihop_age", "-p", "npi_present_1", "-n", "5", "--control", "all",
-                 "--out-dir", str(tmp_path), "--quiet")
+    result = run(
+        "gen",
+        "-p",
+        "olmpics_multihop_age",
+        "-p",
+        "npi_present_1",
+        "-n",
+        "5",
+        "--control",
+        "all",
+        "--out-dir",
+        str(tmp_path),
+        "--quiet",
+    )
     assert result.exit_code == 0, result.output
     names = sorted(p.name for p in tmp_path.iterdir())
     offered = load_shipped_specs(ProbeSpec)["olmpics_multihop_age"].spec.offered_controls
     assert set(offered) == set(CONTROLS) - {"generic_object", "generic_subject", "generic_both"}  # role items only
-    expected = sorted(["npi_present_1.jsonl"] + [f"olmpics_multihop_age{'' if c == 'none' else '.' + c}.jsonl"
-                                                  for c in offered])
+    expected = sorted(
+        ["npi_present_1.jsonl"] + [f"olmpics_multihop_age{'' if c == 'none' else '.' + c}.jsonl" for c in offered]
+    )
     assert names == expected
     base = [json.loads(line) for line in (tmp_path / "olmpics_multihop_age.jsonl").read_text().splitlines()]
-    nolang = [json.loads(line)
-              for line in (tmp_path / "olmpics_multihop_age.no_language.jsonl").read_text().splitlines()]
+    nolang = [
+        json.loads(line) for line in (tmp_path / "olmpics_multihop_age.no_language.jsonl").read_text().splitlines()
+    ]
     assert [r["item_id"] + ".no_language" for r in base] == [r["item_id"] for r in nolang]
 
 
@@ -124,23 +153,43 @@ def test_check_reports_a_probe_suite_problem_at_its_line(tmp_path) -> None:
 
 def test_audit_says_it_does_not_apply_to_probe_suites() -> None:
     code, output = run_process("audit", "neg_simp", "-n", "20")
-    assert code == 1 and output.strip() == ("error: neg_simp is a probe suite, not a paradigm; audit measures "
-                                            "shallow cues in minimal pairs, not in probe items"), output
+    assert code == 1 and output.strip() == (
+        "error: neg_simp is a probe suite, not a paradigm; audit measures "
+        "shallow cues in minimal pairs, not in probe items"
+    ), output
 
 
 def test_probe_import_writes_controls_after_each_item(tmp_path) -> None:
     """Probes audit M5: Ettinger's perturbations could not reach imported items from the command line."""
     source = tmp_path / "cprag.tsv"
-    source.write_text("id\tcontext\tgood\tbad\texpected\n"
-                      "c-1\tHe wanted to cut the loaf into slices. He asked his sister for a [MASK].\tknife\t"
-                      "spoon|bicycle\tknife\n")
+    source.write_text(
+        "id\tcontext\tgood\tbad\texpected\n"
+        "c-1\tHe wanted to cut the loaf into slices. He asked his sister for a [MASK].\tknife\t"
+        "spoon|bicycle\tknife\n"
+    )
     out = tmp_path / "items.jsonl"
-    result = run("probe", "import", str(source), "-o", str(out), "--control", "truncated", "--control", "shuffled",
-                 "--shuffles", "3")
+    result = run(
+        "probe",
+        "import",
+        str(source),
+        "-o",
+        str(out),
+        "--control",
+        "truncated",
+        "--control",
+        "shuffled",
+        "--shuffles",
+        "3",
+    )
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in out.read_text().splitlines()]
-    assert [r["item_id"] for r in rows] == ["c-1", "c-1.truncated", "c-1.shuffled.000", "c-1.shuffled.001",
-                                            "c-1.shuffled.002"]
+    assert [r["item_id"] for r in rows] == [
+        "c-1",
+        "c-1.truncated",
+        "c-1.shuffled.000",
+        "c-1.shuffled.001",
+        "c-1.shuffled.002",
+    ]
     assert rows[0]["item_type"] == "cloze_foils" and rows[0]["foils"] == ["spoon", "bicycle"]
     assert rows[1]["context"] == "He wanted to cut the loaf into slices. for a [MASK]."  # sentence 1 kept
     assert [r["replicate"] for r in rows[2:]] == [0, 1, 2]

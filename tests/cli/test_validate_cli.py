@@ -31,17 +31,56 @@ def test_cli_help(capsys: pytest.CaptureFixture[str], command: list[str]) -> Non
 
 def test_cli_batch_simulate_ingest(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     hits, report = tmp_path / "hits", tmp_path / "report"
-    code, out, err = _run(capsys, "validate", "batch", "--data", str(DATA), "--pairs-per-paradigm", "5",
-                          "--judgments", "20", "--seed", "0", "-o", str(hits), "--questions")
+    code, out, err = _run(
+        capsys,
+        "validate",
+        "batch",
+        "--data",
+        str(DATA),
+        "--pairs-per-paradigm",
+        "5",
+        "--judgments",
+        "20",
+        "--seed",
+        "0",
+        "-o",
+        str(hits),
+        "--questions",
+    )
     assert code == 0, err
     assert "6 HITs (2 lists x 3 replicas) of 11 items, 7 assignments each -> 21 judgments per pair" in out
     assert "cost estimate: 42 assignments" in out
-    code, out, err = _run(capsys, "validate", "simulate", "--batch", str(hits), "-o", str(tmp_path / "r1.csv"),
-                          "--seed", "1", "--paradigm-accuracy", "wh_vs_that_no_gap=0.2")
+    code, out, err = _run(
+        capsys,
+        "validate",
+        "simulate",
+        "--batch",
+        str(hits),
+        "-o",
+        str(tmp_path / "r1.csv"),
+        "--seed",
+        "1",
+        "--paradigm-accuracy",
+        "wh_vs_that_no_gap=0.2",
+    )
     assert code == 0, err
     _run(capsys, "validate", "simulate", "--batch", str(hits), "-o", str(tmp_path / "r2.csv"), "--seed", "2")
-    code, out, err = _run(capsys, "validate", "ingest", "--batch", str(hits), "--results", str(tmp_path / "r1.csv"),
-                          str(tmp_path / "r2.csv"), "-o", str(report), "--min-seconds", "10", "--pass-fraction", "0.8")
+    code, out, err = _run(
+        capsys,
+        "validate",
+        "ingest",
+        "--batch",
+        str(hits),
+        "--results",
+        str(tmp_path / "r1.csv"),
+        str(tmp_path / "r2.csv"),
+        "-o",
+        str(report),
+        "--min-seconds",
+        "10",
+        "--pass-fraction",
+        "0.8",
+    )
     assert code == 0, err
     assert "paradigms pass" in out
     with (report / "per_paradigm.csv").open(encoding="utf-8", newline="") as handle:
@@ -51,38 +90,65 @@ def test_cli_batch_simulate_ingest(capsys: pytest.CaptureFixture[str], tmp_path:
 
 
 def test_cli_errors_are_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    code, _, err = _run(capsys, "validate", "batch", "--data", str(DATA), "--pairs-per-paradigm", "50",
-                        "-o", str(tmp_path / "hits"))
+    code, _, err = _run(
+        capsys, "validate", "batch", "--data", str(DATA), "--pairs-per-paradigm", "50", "-o", str(tmp_path / "hits")
+    )
     assert code == 1
     assert err.strip().count("\n") == 0 and err.startswith("error: ") and "fewer than --pairs-per-paradigm 50" in err
-    code, _, err = _run(capsys, "validate", "batch", "--data", str(DATA), "--max-assignments", "12",
-                        "-o", str(tmp_path / "hits"))
+    code, _, err = _run(
+        capsys, "validate", "batch", "--data", str(DATA), "--max-assignments", "12", "-o", str(tmp_path / "hits")
+    )
     assert code == 1 and "extra 20% fee" in err
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--pass-fraction", "5/4"], "not a fraction in (0, 1]"),
-    (["--pass-fraction", "x"], "not a fraction"),
-])
-def test_cli_bad_option_values(capsys: pytest.CaptureFixture[str], tmp_path: Path, args: list[str],
-                               message: str) -> None:
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--pass-fraction", "5/4"], "not a fraction in (0, 1]"),
+        (["--pass-fraction", "x"], "not a fraction"),
+    ],
+)
+def test_cli_bad_option_values(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, args: list[str], message: str
+) -> None:
     results = tmp_path / "r.csv"
     results.write_text("x\n")
-    code, _, err = _run(capsys, "validate", "ingest", "--batch", str(tmp_path), "--results", str(results),
-                        "-o", str(tmp_path / "o"), *args)
+    code, _, err = _run(
+        capsys,
+        "validate",
+        "ingest",
+        "--batch",
+        str(tmp_path),
+        "--results",
+        str(results),
+        "-o",
+        str(tmp_path / "o"),
+        *args,
+    )
     assert code == 2 and message in err
 
 
 def test_cli_paradigm_accuracy_syntax(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    code, _, err = _run(capsys, "validate", "simulate", "--batch", str(tmp_path), "-o", str(tmp_path / "r.csv"),
-                        "--paradigm-accuracy", "nouid")
+    code, _, err = _run(
+        capsys,
+        "validate",
+        "simulate",
+        "--batch",
+        str(tmp_path),
+        "-o",
+        str(tmp_path / "r.csv"),
+        "--paradigm-accuracy",
+        "nouid",
+    )
     assert code == 2 and "expected UID=ACCURACY" in err
 
 
 def test_cli_validate_imports_no_torch_or_siblings() -> None:
-    script = ("import sys, blimpgen.cli.validate, blimpgen.validate.batch, blimpgen.validate.ingest, "
-              "blimpgen.validate.summary, blimpgen.validate.simulate, blimpgen.validate.mturk; "
-              "bad = [m for m in sys.modules if m.split('.')[0] in ('torch', 'transformers', 'boto3', 'playwright') "
-              "or m.startswith(('blimpgen.evaluate', 'blimpgen.export'))]; print(bad); sys.exit(bool(bad))")
+    script = (
+        "import sys, blimpgen.cli.validate, blimpgen.validate.batch, blimpgen.validate.ingest, "
+        "blimpgen.validate.summary, blimpgen.validate.simulate, blimpgen.validate.mturk; "
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('torch', 'transformers', 'boto3', 'playwright') "
+        "or m.startswith(('blimpgen.evaluate', 'blimpgen.export'))]; print(bad); sys.exit(bool(bad))"
+    )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout + done.stderr

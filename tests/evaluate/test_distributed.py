@@ -29,11 +29,24 @@ def test_distributed_two_processes_match_one(blimp_data: Path, tmp_path: Path):
     subprocess.run([sys.executable, str(ENTRY), *args, "--out", str(single)], check=True, capture_output=True)
     # accelerate's --cpu launcher needs mpirun for several processes; its torchrun-based launcher
     # runs CPU processes over gloo when no GPU is visible
-    launcher = [sys.executable, "-m", "accelerate.commands.launch", "--multi_gpu", "--num_processes", "2",
-                "--num_machines", "1", "--mixed_precision", "no", "--dynamo_backend", "no"]
+    launcher = [
+        sys.executable,
+        "-m",
+        "accelerate.commands.launch",
+        "--multi_gpu",
+        "--num_processes",
+        "2",
+        "--num_machines",
+        "1",
+        "--mixed_precision",
+        "no",
+        "--dynamo_backend",
+        "no",
+    ]
     env = {**os.environ, "CUDA_VISIBLE_DEVICES": "", "OMP_NUM_THREADS": "1"}
-    done = subprocess.run([*launcher, str(ENTRY), *args, "--out", str(double)], capture_output=True, text=True,
-                          timeout=300, env=env)
+    done = subprocess.run(
+        [*launcher, str(ENTRY), *args, "--out", str(double)], capture_output=True, text=True, timeout=300, env=env
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     one = [json.loads(line) for line in (single / "pairs.jsonl").read_text().splitlines()]
     two = [json.loads(line) for line in (double / "pairs.jsonl").read_text().splitlines()]
@@ -57,15 +70,50 @@ def test_distributed_error_in_one_shard_stops_every_process(blimp_data: Path, tm
     tokenizer.save_pretrained(model_dir)
     data = tmp_path / "long_1.jsonl"
     long = "The cat " + "is " * 80 + "sleeping ."
-    data.write_text("".join(json.dumps({"sentence_good": good, "sentence_bad": "The cat are sleeping .",
-                                        "UID": "long_1", "pairID": str(i)}) + "\n"
-                            for i, good in enumerate(["The cat is sleeping .", long, "The cat is sleeping ."])))
-    launcher = [sys.executable, "-m", "accelerate.commands.launch", "--multi_gpu", "--num_processes", "2",
-                "--num_machines", "1", "--mixed_precision", "no", "--dynamo_backend", "no"]
+    data.write_text(
+        "".join(
+            json.dumps(
+                {"sentence_good": good, "sentence_bad": "The cat are sleeping .", "UID": "long_1", "pairID": str(i)}
+            )
+            + "\n"
+            for i, good in enumerate(["The cat is sleeping .", long, "The cat is sleeping ."])
+        )
+    )
+    launcher = [
+        sys.executable,
+        "-m",
+        "accelerate.commands.launch",
+        "--multi_gpu",
+        "--num_processes",
+        "2",
+        "--num_machines",
+        "1",
+        "--mixed_precision",
+        "no",
+        "--dynamo_backend",
+        "no",
+    ]
     env = {**os.environ, "CUDA_VISIBLE_DEVICES": "", "OMP_NUM_THREADS": "1"}
     out = tmp_path / "out"
-    done = subprocess.run([*launcher, str(ENTRY), "eval", "--model", str(model_dir), "--data", str(data), "--device",
-                           "cpu", "--out", str(out)], capture_output=True, text=True, timeout=300, env=env)
+    done = subprocess.run(
+        [
+            *launcher,
+            str(ENTRY),
+            "eval",
+            "--model",
+            str(model_dir),
+            "--data",
+            str(data),
+            "--device",
+            "cpu",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
     assert done.returncode != 0  # and no TimeoutExpired: neither process waits forever
     assert f"error: {data}:2: pair long_1-1: sentence_good is 84 tokens, more than the 64" in done.stderr
     # no process dies with a traceback of its own ("[rank0]: RuntimeError: ... Connection closed by peer")

@@ -7,9 +7,16 @@ import pytest
 from blimpgen.evaluate.metrics import judge, mean_interval, wilson_interval
 
 
-@pytest.mark.parametrize("good,bad,tie,expected", [(-1, -2, "wrong", 1.0), (-2, -1, "right", 0.0),
-                                                   (-1, -1, "wrong", 0.0), (-1, -1, "half", 0.5),
-                                                   (-1, -1, "right", 1.0)])
+@pytest.mark.parametrize(
+    "good,bad,tie,expected",
+    [
+        (-1, -2, "wrong", 1.0),
+        (-2, -1, "right", 0.0),
+        (-1, -1, "wrong", 0.0),
+        (-1, -1, "half", 0.5),
+        (-1, -1, "right", 1.0),
+    ],
+)
 def test_metrics_judge(good, bad, tie, expected):
     assert judge(good, bad, tie) == expected
 

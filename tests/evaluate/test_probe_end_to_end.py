@@ -27,8 +27,9 @@ def generated(tmp_path_factory) -> Path:
 
     folder = tmp_path_factory.mktemp("probes")
     try:
-        main(["gen", "--all-probes", "-n", "12", "--seed", "4", "--control", "all", "--out-dir", str(folder),
-              "--quiet"])
+        main(
+            ["gen", "--all-probes", "-n", "12", "--seed", "4", "--control", "all", "--out-dir", str(folder), "--quiet"]
+        )
     except SystemExit as exc:
         assert not exc.code
     return folder
@@ -45,10 +46,18 @@ def word_tokenizer(texts):
     tok.train_from_iterator(texts, trainers.WordLevelTrainer(special_tokens=special))
     tok.post_processor = processors.TemplateProcessing(
         single="[CLS] $A [SEP]",
-        special_tokens=[("[CLS]", tok.token_to_id("[CLS]")), ("[SEP]", tok.token_to_id("[SEP]"))])
-    return PreTrainedTokenizerFast(tokenizer_object=tok, bos_token="<|endoftext|>", eos_token="<|endoftext|>",
-                                   unk_token="[UNK]", pad_token="[PAD]", cls_token="[CLS]", sep_token="[SEP]",
-                                   mask_token="[MASK]")
+        special_tokens=[("[CLS]", tok.token_to_id("[CLS]")), ("[SEP]", tok.token_to_id("[SEP]"))],
+    )
+    return PreTrainedTokenizerFast(
+        tokenizer_object=tok,
+        bos_token="<|endoftext|>",
+        eos_token="<|endoftext|>",
+        unk_token="[UNK]",
+        pad_token="[PAD]",
+        cls_token="[CLS]",
+        sep_token="[SEP]",
+        mask_token="[MASK]",
+    )
 
 
 @pytest.fixture(scope="module")
@@ -76,15 +85,31 @@ def test_cli_generates_every_suite_and_control(generated) -> None:
     assert len(names) == sum(len(load_shipped_specs(ProbeSpec)[u].spec.offered_controls) for u in SUITES)
 
 
-def test_masked_and_causal_models_score_every_generated_item_and_report_together(generated, models, tmp_path,
-                                                                                 capsys) -> None:
+def test_masked_and_causal_models_score_every_generated_item_and_report_together(
+    generated, models, tmp_path, capsys
+) -> None:
     bert, gpt2 = models
     out_bert, out_gpt2 = tmp_path / "bert", tmp_path / "gpt2"
-    code, _, err = run_cli(["eval", "--model", str(bert), "--scorer", "hf-masked", "--data", str(generated),
-                            "--out", str(out_bert), "--device", "cpu"], capsys)
+    code, _, err = run_cli(
+        [
+            "eval",
+            "--model",
+            str(bert),
+            "--scorer",
+            "hf-masked",
+            "--data",
+            str(generated),
+            "--out",
+            str(out_bert),
+            "--device",
+            "cpu",
+        ],
+        capsys,
+    )
     assert code == 0, err
-    code, _, err = run_cli(["eval", "--model", str(gpt2), "--data", str(generated), "--out", str(out_gpt2),
-                            "--device", "cpu"], capsys)
+    code, _, err = run_cli(
+        ["eval", "--model", str(gpt2), "--data", str(generated), "--out", str(out_gpt2), "--device", "cpu"], capsys
+    )
     assert code == 0, err
     total = sum(1 for p in generated.glob("*.jsonl") for _ in read_items(p))
     for folder in (out_bert, out_gpt2):
@@ -96,10 +121,14 @@ def test_masked_and_causal_models_score_every_generated_item_and_report_together
         text = json.dumps(results)
         for uid in SUITES:
             assert uid in text
-    neg = [json.loads(line) for line in (out_bert / "items.jsonl").read_text().splitlines()
-           if json.loads(line)["UID"] == "neg_simp" and json.loads(line)["control"] == "none"]
-    assert neg and all(r["sensitive"] in (0.0, 0.5, 1.0) and r["top_k_status"] in ("scored", "no_expected")
-                       for r in neg)
+    neg = [
+        json.loads(line)
+        for line in (out_bert / "items.jsonl").read_text().splitlines()
+        if json.loads(line)["UID"] == "neg_simp" and json.loads(line)["control"] == "none"
+    ]
+    assert neg and all(
+        r["sensitive"] in (0.0, 0.5, 1.0) and r["top_k_status"] in ("scored", "no_expected") for r in neg
+    )
     assert {r["group"] for r in neg} == {"affirmative", "negated"}
     code, out, err = run_cli(["report", str(out_bert), str(out_gpt2), "--plots", str(tmp_path / "plots")], capsys)
     assert code == 0, err
@@ -110,15 +139,35 @@ def test_masked_and_causal_models_score_every_generated_item_and_report_together
     assert any(p.suffix == ".png" for p in (tmp_path / "plots").iterdir())
 
 
-def test_learning_curve_on_a_generated_suite_with_its_no_language_control(generated, models, tmp_path,
-                                                                         capsys) -> None:
+def test_learning_curve_on_a_generated_suite_with_its_no_language_control(generated, models, tmp_path, capsys) -> None:
     bert, _ = models
     out = tmp_path / "curve"
-    code, _, err = run_cli(["probe", "curve", "--model", str(bert),
-                                 "--train", str(generated / "olmpics_age_comparison.jsonl"),
-                                 "--control-train", str(generated / "olmpics_age_comparison.no_language.jsonl"),
-                                 "--eval-fraction", "0.25", "--sizes", "4,8", "--seeds", "0,1", "--steps", "3",
-                                 "--out", str(out), "--device", "cpu", "--quiet"], capsys)
+    code, _, err = run_cli(
+        [
+            "probe",
+            "curve",
+            "--model",
+            str(bert),
+            "--train",
+            str(generated / "olmpics_age_comparison.jsonl"),
+            "--control-train",
+            str(generated / "olmpics_age_comparison.no_language.jsonl"),
+            "--eval-fraction",
+            "0.25",
+            "--sizes",
+            "4,8",
+            "--seeds",
+            "0,1",
+            "--steps",
+            "3",
+            "--out",
+            str(out),
+            "--device",
+            "cpu",
+            "--quiet",
+        ],
+        capsys,
+    )
     assert code == 0, err
     curve = json.loads((out / "curve.json").read_text())
     assert curve["language"]["train_items"] == 9 and curve["language"]["eval_items"] == 3
@@ -136,8 +185,21 @@ def test_controls_are_reported_beside_their_suites_never_averaged_in(generated, 
     corpus = tmp_path / "corpus.txt"  # answers filled in, so candidates get different counts
     corpus.write_text("".join(item.filled(item.answer) + "\n" for item in items[::3]), encoding="utf-8")
     out = tmp_path / "unigram"
-    code, text, err = run_cli(["eval", "--scorer", "unigram", "--scorer-option", f"corpus={corpus}", "--data",
-                               str(generated), "--out", str(out), "--paradigms"], capsys)
+    code, text, err = run_cli(
+        [
+            "eval",
+            "--scorer",
+            "unigram",
+            "--scorer-option",
+            f"corpus={corpus}",
+            "--data",
+            str(generated),
+            "--out",
+            str(out),
+            "--paradigms",
+        ],
+        capsys,
+    )
     assert code == 0, err
     results = json.loads((out / "results.json").read_text())
     records = [json.loads(line) for line in (out / "items.jsonl").read_text().splitlines()]
@@ -167,7 +229,7 @@ def test_controls_are_reported_beside_their_suites_never_averaged_in(generated, 
             assert suite["mc_accuracy"]["accuracy"] == pytest.approx(accuracy(uid, "none"))
         assert suite["controls"] == [f"{uid}[{c}]" for c in sorted(controls)]
         start = names.index(uid)  # its controls follow it directly
-        assert names[start + 1:start + 1 + len(controls)] == suite["controls"]
+        assert names[start + 1 : start + 1 + len(controls)] == suite["controls"]
         for control in controls:
             row = results["suites"][f"{uid}[{control}]"]
             assert row["control"] == control and row["UID"] == uid
@@ -181,12 +243,13 @@ def test_controls_are_reported_beside_their_suites_never_averaged_in(generated, 
     lines = text.splitlines()  # eval --paradigms: "[no_language]" rows under their suite
     age = next(i for i, line in enumerate(lines) if line.split()[:1] == ["olmpics_age_comparison"])
     under = []  # the groups and controls indented under the suite, up to the next suite
-    for line in lines[age + 1:]:
+    for line in lines[age + 1 :]:
         if not line.startswith("    "):
             break
         under.append(line.split()[0])
     assert [name for name in under if name.startswith("[")] == [
-        f"[{c}]" for c in sorted(c for c in specs["olmpics_age_comparison"].spec.offered_controls if c != "none")]
+        f"[{c}]" for c in sorted(c for c in specs["olmpics_age_comparison"].spec.offered_controls if c != "none")
+    ]
     offered = sorted({c for u in SUITES for c in specs[u].spec.offered_controls if c != "none"})
     assert f"controls ({', '.join(offered)};" in text
 
@@ -195,5 +258,4 @@ def test_controls_are_reported_beside_their_suites_never_averaged_in(generated, 
     table = {line.split()[0]: line.split()[1] for line in report.splitlines()[1:] if len(line.split()) == 2}
     assert table["overall"] == f"{round(100 * overall['accuracy'], 1)}"
     report_names = [line.split()[0] for line in report.splitlines()[1:-2]]
-    assert report_names.index("olmpics_age_comparison[no_language]") == report_names.index(
-        "olmpics_age_comparison") + 1
+    assert report_names.index("olmpics_age_comparison[no_language]") == report_names.index("olmpics_age_comparison") + 1

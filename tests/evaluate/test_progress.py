@@ -36,9 +36,11 @@ def test_progress_log_lines_come_after_the_first_batch_then_every_interval():
     clock.now = 20
     progress.close()
     lines = stream.getvalue().splitlines()
-    assert lines == ["eval: 100/1,000 pairs (10%), 50.0 pairs/s, ETA 0:00:18",
-                     "eval: 500/1,000 pairs (50%), 40.0 pairs/s, ETA 0:00:12",
-                     "eval: 500/1,000 pairs scored in 0:00:20"]
+    assert lines == [
+        "eval: 100/1,000 pairs (10%), 50.0 pairs/s, ETA 0:00:18",
+        "eval: 500/1,000 pairs (50%), 40.0 pairs/s, ETA 0:00:12",
+        "eval: 500/1,000 pairs scored in 0:00:20",
+    ]
     assert all(LINE.match(line) for line in lines[:2])
 
 
@@ -57,11 +59,22 @@ def tiny_model(tmp_path_factory) -> Path:
 
 
 @pytest.mark.parametrize("quiet", [False, True])
-def test_progress_eval_writes_lines_to_a_log_unless_quiet(tiny_model: Path, blimp_data: Path, capsys, monkeypatch,
-                                                          quiet: bool):
+def test_progress_eval_writes_lines_to_a_log_unless_quiet(
+    tiny_model: Path, blimp_data: Path, capsys, monkeypatch, quiet: bool
+):
     monkeypatch.setattr("blimpgen.evaluate.progress.LOG_INTERVAL", 0.0)  # a line per batch
-    args = ["eval", "--model", str(tiny_model), "--device", "cpu", "--data", str(blimp_data),
-            "--scorer-option", "batch_tokens=16", *(["--quiet"] if quiet else [])]
+    args = [
+        "eval",
+        "--model",
+        str(tiny_model),
+        "--device",
+        "cpu",
+        "--data",
+        str(blimp_data),
+        "--scorer-option",
+        "batch_tokens=16",
+        *(["--quiet"] if quiet else []),
+    ]
     code, out, err = run_cli(args, capsys)
     assert code == 0 and "acc" in out
     lines = [line for line in err.splitlines() if line.startswith("eval:")]

@@ -16,17 +16,20 @@ from blimpgen.evaluate.scoring.scorers.unigram import UnigramScorer
 
 from .tiny import ANAPHOR, SENTENCES, blimp_record, make_bytelevel_gpt2, mc, write_items
 
-PROVENANCE = {"seed": 7, "lexicon_hash": "lex0", "spec_hash": "spec0", "spec_version": 1,
-              "blimpgen_version": "0.4.0"}
+PROVENANCE = {"seed": 7, "lexicon_hash": "lex0", "spec_hash": "spec0", "spec_version": 1, "blimpgen_version": "0.4.0"}
 
 
 def _generated_data(folder: Path) -> Path:
     """Two paradigms with record provenance; the second mixes two seeds."""
     folder.mkdir()
-    first = [{**blimp_record("anaphor_a", "anaphor_agreement", i, good, bad, None), **PROVENANCE}
-             for i, (good, bad, _) in enumerate(ANAPHOR)]
-    second = [{**blimp_record("anaphor_b", "anaphor_agreement", i, good, bad, None), **PROVENANCE, "seed": i % 2}
-              for i, (good, bad, _) in enumerate(ANAPHOR)]
+    first = [
+        {**blimp_record("anaphor_a", "anaphor_agreement", i, good, bad, None), **PROVENANCE}
+        for i, (good, bad, _) in enumerate(ANAPHOR)
+    ]
+    second = [
+        {**blimp_record("anaphor_b", "anaphor_agreement", i, good, bad, None), **PROVENANCE, "seed": i % 2}
+        for i, (good, bad, _) in enumerate(ANAPHOR)
+    ]
     for uid, records in (("anaphor_a", first), ("anaphor_b", second)):
         (folder / f"{uid}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
     return folder
@@ -57,14 +60,17 @@ def test_provenance_results_json_of_a_tiny_model_has_every_field(tiny_model: Pat
 
 
 def test_provenance_of_probe_results_is_per_suite(tmp_path: Path):
-    items = [mc(f"age-{i:05d}", "A cat is [MASK] than a dog .", ["older", "younger"], "older",
-                seed=3, spec_hash="s1") for i in range(3)]
+    items = [
+        mc(f"age-{i:05d}", "A cat is [MASK] than a dog .", ["older", "younger"], "older", seed=3, spec_hash="s1")
+        for i in range(3)
+    ]
     path = write_items(tmp_path / "items.jsonl", items)
     result = evaluate(UnigramScorer(counts={"older": 2, "younger": 1}), path)
     write_results(result, tmp_path / "out")
     provenance = json.loads((tmp_path / "out" / "results.json").read_text())["provenance"]
-    assert provenance["data"] == {"age": {"seed": 3, "lexicon_hash": None, "spec_hash": "s1", "spec_version": None,
-                                          "blimpgen_version": None}}
+    assert provenance["data"] == {
+        "age": {"seed": 3, "lexicon_hash": None, "spec_hash": "s1", "spec_version": None, "blimpgen_version": None}
+    }
     assert provenance["model"] is None and provenance["device"] == "cpu"
 
 
@@ -95,6 +101,7 @@ def test_provenance_data_lists_distinct_values_when_mixed():
         def __init__(self, uid, seed):
             self.UID, self.seed = uid, seed
 
-    found = data_provenance([Record("x", 2), Record("x", 1), Record("x", 2), Record("y", None)],
-                            lambda record: record.UID)
+    found = data_provenance(
+        [Record("x", 2), Record("x", 1), Record("x", 2), Record("y", None)], lambda record: record.UID
+    )
     assert found["x"]["seed"] == [1, 2] and found["y"]["seed"] is None

@@ -62,8 +62,12 @@ def test_runner_data_mixing_record_types_is_refused(blimp_data: Path, tmp_path: 
 def test_runner_a_line_of_another_type_is_located(blimp_data: Path, tmp_path: Path):
     path = tmp_path / "mixed.jsonl"
     first = (blimp_data / "anaphor_number_agreement.jsonl").read_text().splitlines()[0]
-    path.write_text(first + "\n" + json.dumps(ProbeItem("x-00000", "x", "multiple_choice", "A [MASK] .", ("b", "c"),
-                                                        "b").to_dict()) + "\n")
+    path.write_text(
+        first
+        + "\n"
+        + json.dumps(ProbeItem("x-00000", "x", "multiple_choice", "A [MASK] .", ("b", "c"), "b").to_dict())
+        + "\n"
+    )
     with pytest.raises(DataError, match=r"mixed.jsonl:2: a probe item, not a minimal pair \(it has an 'item_type'"):
         read_data(path)
 
@@ -74,12 +78,18 @@ def test_runner_no_records_is_an_error(tmp_path: Path):
         read_data(tmp_path)
 
 
-@pytest.mark.parametrize("options,message", [
-    ({"method": "one-prefix"}, "--method applies to minimal pairs, but --data holds probe items; probe items take "
-                               "--probe-method, --top-k and --sensitivity-margin"),
-    (PairOptions(), "PairOptions are not options of probe items (those are ProbeOptions)"),
-    ({"top_kk": (1,)}, "unknown option 'top_kk'; did you mean 'top_k'?"),
-])
+@pytest.mark.parametrize(
+    "options,message",
+    [
+        (
+            {"method": "one-prefix"},
+            "--method applies to minimal pairs, but --data holds probe items; probe items take "
+            "--probe-method, --top-k and --sensitivity-margin",
+        ),
+        (PairOptions(), "PairOptions are not options of probe items (those are ProbeOptions)"),
+        ({"top_kk": (1,)}, "unknown option 'top_kk'; did you mean 'top_k'?"),
+    ],
+)
 def test_runner_options_of_another_record_type_are_refused(options, message, tmp_path: Path):
     items = write_items(tmp_path / "probes.jsonl", ITEMS)
     with pytest.raises(OptionError) as info:
@@ -87,14 +97,17 @@ def test_runner_options_of_another_record_type_are_refused(options, message, tmp
     assert str(info.value) == message
 
 
-@pytest.mark.parametrize("options,message", [
-    ({"limit": 0}, "--limit must be at least 1, got 0"),
-    ({"tie": "never"}, "unknown tie policy 'never'; expected one of: wrong, half, right"),
-    ({"top_k": (1, 0)}, "--top-k must be at least 1, got 0"),
-    ({"top_k": ()}, "--top-k needs at least 1 value(s)"),
-    ({"margin": 1.5}, "--sensitivity-margin must be less than 1, got 1.5"),
-    ({"probe_method": "cloze"}, "unknown probe method 'cloze'; expected one of: blank, sentence"),
-])
+@pytest.mark.parametrize(
+    "options,message",
+    [
+        ({"limit": 0}, "--limit must be at least 1, got 0"),
+        ({"tie": "never"}, "unknown tie policy 'never'; expected one of: wrong, half, right"),
+        ({"top_k": (1, 0)}, "--top-k must be at least 1, got 0"),
+        ({"top_k": ()}, "--top-k needs at least 1 value(s)"),
+        ({"margin": 1.5}, "--sensitivity-margin must be less than 1, got 1.5"),
+        ({"probe_method": "cloze"}, "unknown probe method 'cloze'; expected one of: blank, sentence"),
+    ],
+)
 def test_runner_bad_option_values_are_one_line_naming_the_flag(options, message):
     with pytest.raises(OptionError) as info:
         ProbeOptions(**options)

@@ -27,7 +27,8 @@ def test_card_header_parses_and_lists_every_config(exported: Path) -> None:
         (entry,) = config["data_files"]
         assert entry["split"] == "train"
         assert [p.relative_to(exported).as_posix() for p in exported.glob(entry["path"])] == [
-            f"data/{config['config_name']}/train-00000-of-00001.parquet"]
+            f"data/{config['config_name']}/train-00000-of-00001.parquet"
+        ]
     assert card.card_config_names(exported) == list(UIDS)
     assert card.read_card_header(exported) == header
 
@@ -55,17 +56,26 @@ def test_card_body_lists_paradigms_counts_and_provenance(exported: Path, fixture
     assert "@article{warstadt2020blimp," in body and "@software{blimpgen," in body
 
 
-@pytest.mark.parametrize(("count", "label"), [
-    (0, "n<1K"), (999, "n<1K"), (1_000, "1K<n<10K"), (67_000, "10K<n<100K"), (100_000, "100K<n<1M"),
-    (1_000_000, "1M<n<10M"),
-])
+@pytest.mark.parametrize(
+    ("count", "label"),
+    [
+        (0, "n<1K"),
+        (999, "n<1K"),
+        (1_000, "1K<n<10K"),
+        (67_000, "10K<n<100K"),
+        (100_000, "100K<n<1M"),
+        (1_000_000, "1M<n<10M"),
+    ],
+)
 def test_card_size_category(count: int, label: str) -> None:
     assert card.size_category(count) == label
 
 
 def test_card_summary_collects_distinct_provenance() -> None:
-    pairs = [MinimalPair("a", "b", "x", field="syntax", linguistics_term="island", seed=s, spec_hash=h)
-             for s, h in ((1, "h2"), (0, "h1"), (1, "h2"))]
+    pairs = [
+        MinimalPair("a", "b", "x", field="syntax", linguistics_term="island", seed=s, spec_hash=h)
+        for s, h in ((1, "h2"), (0, "h1"), (1, "h2"))
+    ]
     summary = card.summarize_config("x", pairs)
     assert (summary.count, summary.seeds, summary.spec_hashes) == (3, (0, 1), ("h1", "h2"))
     assert (summary.field, summary.phenomenon, summary.lexicon_hashes) == ("syntax", "island", ())
@@ -85,13 +95,16 @@ def test_card_render_is_deterministic(fixture_pairs) -> None:
     assert card.render_card(summaries) == card.render_card(summaries)
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    (None, "no README.md"),
-    ("# no header\n", "no YAML header"),
-    ("---\n[unclosed\n---\nbody\n", "invalid YAML header"),
-    ("---\n- a list\n---\n", "must be a mapping"),
-    ("---\nlicense: mit\n---\n", "lists no configs"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (None, "no README.md"),
+        ("# no header\n", "no YAML header"),
+        ("---\n[unclosed\n---\nbody\n", "invalid YAML header"),
+        ("---\n- a list\n---\n", "must be a mapping"),
+        ("---\nlicense: mit\n---\n", "lists no configs"),
+    ],
+)
 def test_card_read_errors(tmp_path: Path, text: str | None, message: str) -> None:
     if text is not None:
         (tmp_path / "README.md").write_text(text, encoding="utf-8")

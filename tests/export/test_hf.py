@@ -53,10 +53,18 @@ def test_hf_round_trip_keeps_python_types(exported: Path, uid: str, tmp_path: Pa
 def test_hf_load_dataset_in_a_fresh_offline_process(exported: Path, tmp_path: Path) -> None:
     """The issue's own check, as a user runs it: a relative path, offline, a new interpreter."""
     env = {**os.environ, "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "HF_HOME": str(tmp_path / "hf")}
-    code = ("import datasets, sys; d = datasets.load_dataset(sys.argv[1], 'npi_present_1'); "
-            "print(d['train'].num_rows, d['train'].features['seed'].dtype)")
-    done = subprocess.run([sys.executable, "-W", "error", "-c", code, exported.name], cwd=exported.parent,
-                          env=env, capture_output=True, text=True, timeout=120)
+    code = (
+        "import datasets, sys; d = datasets.load_dataset(sys.argv[1], 'npi_present_1'); "
+        "print(d['train'].num_rows, d['train'].features['seed'].dtype)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-W", "error", "-c", code, exported.name],
+        cwd=exported.parent,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["6", "int64"]
 
@@ -161,12 +169,17 @@ def test_hf_export_refuses_output_that_contains_the_input(tmp_path: Path) -> Non
         hf.export_dataset(tmp_path, tmp_path, overwrite=True)
 
 
-@pytest.mark.parametrize(("pairs", "message"), [
-    ([MinimalPair("A b.", "B a.", "bad/uid")], "cannot name a config"),
-    ([MinimalPair("A b.", "B a.", "x", pair_id="x-00000"),
-      MinimalPair("C d.", "D c.", "x", pair_id="x-00000")], "duplicate pair_id 'x-00000'"),
-    ([MinimalPair("A b.", "B a.", "x", seed="0")], "seed must be an integer"),  # type: ignore[arg-type]
-])
+@pytest.mark.parametrize(
+    ("pairs", "message"),
+    [
+        ([MinimalPair("A b.", "B a.", "bad/uid")], "cannot name a config"),
+        (
+            [MinimalPair("A b.", "B a.", "x", pair_id="x-00000"), MinimalPair("C d.", "D c.", "x", pair_id="x-00000")],
+            "duplicate pair_id 'x-00000'",
+        ),
+        ([MinimalPair("A b.", "B a.", "x", seed="0")], "seed must be an integer"),  # type: ignore[arg-type]
+    ],
+)
 def test_hf_export_rejects_bad_input(tmp_path: Path, pairs: list[MinimalPair], message: str) -> None:
     write_pairs_file(pairs, tmp_path / "in" / "x.jsonl")
     with pytest.raises(BlimpgenError, match=message):
@@ -188,13 +201,29 @@ def test_hf_read_export_names_available_configs(exported: Path) -> None:
 _text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)
 _optional_text = st.none() | _text
 _pairs = st.builds(
-    MinimalPair, sentence_good=_text, sentence_bad=_text, UID=st.from_regex(hf.UID_PATTERN, fullmatch=True),
-    field=_text, linguistics_term=_text, simple_LM_method=st.booleans(), one_prefix_method=st.booleans(),
-    two_prefix_method=st.booleans(), lexically_identical=st.booleans(), pairID=_text,
-    one_prefix_prefix=_optional_text, one_prefix_word_good=_optional_text, one_prefix_word_bad=_optional_text,
-    two_prefix_prefix_good=_optional_text, two_prefix_prefix_bad=_optional_text, two_prefix_word=_optional_text,
-    pair_id=_optional_text, seed=st.none() | st.integers(-(2**63), 2**63 - 1), lexicon_hash=_optional_text,
-    spec_hash=_optional_text, blimpgen_version=_optional_text, slots=st.dictionaries(_text, _text, max_size=4),
+    MinimalPair,
+    sentence_good=_text,
+    sentence_bad=_text,
+    UID=st.from_regex(hf.UID_PATTERN, fullmatch=True),
+    field=_text,
+    linguistics_term=_text,
+    simple_LM_method=st.booleans(),
+    one_prefix_method=st.booleans(),
+    two_prefix_method=st.booleans(),
+    lexically_identical=st.booleans(),
+    pairID=_text,
+    one_prefix_prefix=_optional_text,
+    one_prefix_word_good=_optional_text,
+    one_prefix_word_bad=_optional_text,
+    two_prefix_prefix_good=_optional_text,
+    two_prefix_prefix_bad=_optional_text,
+    two_prefix_word=_optional_text,
+    pair_id=_optional_text,
+    seed=st.none() | st.integers(-(2**63), 2**63 - 1),
+    lexicon_hash=_optional_text,
+    spec_hash=_optional_text,
+    blimpgen_version=_optional_text,
+    slots=st.dictionaries(_text, _text, max_size=4),
     levels=st.none() | st.dictionaries(_text, _text, min_size=1, max_size=3),
 )
 
@@ -215,8 +244,9 @@ def test_hf_round_trip_from_the_generator(uid: str, tmp_path: Path) -> None:
     from blimpgen.cli import cli
     from blimpgen.records.jsonl import read_pairs
 
-    generated = CliRunner().invoke(cli, ["gen", "-p", uid, "-n", "5", "--seed", "0", "--out-dir",
-                                         str(tmp_path / "out"), "--quiet"])
+    generated = CliRunner().invoke(
+        cli, ["gen", "-p", uid, "-n", "5", "--seed", "0", "--out-dir", str(tmp_path / "out"), "--quiet"]
+    )
     assert generated.exit_code == 0, generated.output
     source = list(read_pairs(tmp_path / "out" / f"{uid}.jsonl"))
     export = hf.export_dataset(tmp_path / "out", tmp_path / "my_blimp").path

@@ -28,7 +28,11 @@ def test_lm_eval_writes_one_task_per_config_and_a_group(task_dir: Path, exported
     task = yaml.safe_load((task_dir / "blimpgen_npi_present_1.yaml").read_text(encoding="utf-8"))
     assert task["dataset_path"] == str(exported.resolve())
     assert (task["dataset_name"], task["output_type"], task["doc_to_text"], task["doc_to_target"]) == (
-        "npi_present_1", "multiple_choice", "", 0)
+        "npi_present_1",
+        "multiple_choice",
+        "",
+        0,
+    )
     assert task["doc_to_choice"] == "{{[sentence_good, sentence_bad]}}"
     assert task["target_delimiter"] == ""  # lm-eval's default " " would score " " + sentence
     assert task["metric_list"][0]["metric"] == "acc"
@@ -45,7 +49,8 @@ def test_lm_eval_task_files_load_in_task_manager(task_dir: Path, fixture_pairs) 
         task = loaded["tasks"][name]
         docs = list(task.eval_docs)
         assert [(d["sentence_good"], d["sentence_bad"]) for d in docs] == [
-            (p.sentence_good, p.sentence_bad) for p in fixture_pairs[uid]]
+            (p.sentence_good, p.sentence_bad) for p in fixture_pairs[uid]
+        ]
         assert task.doc_to_choice(docs[0]) == [docs[0]["sentence_good"], docs[0]["sentence_bad"]]
         assert task.doc_to_target(docs[0]) == 0
         assert task.doc_to_text(docs[0]) == ""

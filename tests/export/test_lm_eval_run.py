@@ -72,9 +72,15 @@ def test_lm_eval_run_matches_blimpgen_eval(exported: Path, fixture_pairs, tiny_m
     task_dir = write_task_files(exported, tmp_path / "tasks").path
     manager = lm_eval_tasks.TaskManager(include_path=str(task_dir), include_defaults=False)
     results = lm_eval.simple_evaluate(
-        model="hf", model_args=f"pretrained={tiny_model},tokenizer={tiny_model},dtype=float32",
-        tasks=["blimpgen"], task_manager=manager, device="cpu", batch_size=8, bootstrap_iters=0,
-        log_samples=True)
+        model="hf",
+        model_args=f"pretrained={tiny_model},tokenizer={tiny_model},dtype=float32",
+        tasks=["blimpgen"],
+        task_manager=manager,
+        device="cpu",
+        batch_size=8,
+        bootstrap_iters=0,
+        log_samples=True,
+    )
 
     ours = _blimpgen_eval(tiny_model)
     accuracies = []
@@ -90,7 +96,8 @@ def test_lm_eval_run_matches_blimpgen_eval(exported: Path, fixture_pairs, tiny_m
         samples = sorted(results["samples"][name], key=lambda sample: sample["doc_id"])
         # lm-eval's requests are blimpgen's queries: empty context (the prefix token), the bare sentence
         assert [tuple(request) for sample in samples for request in sample["arguments"]] == [
-            ("", s) for p in pairs for s in (p.sentence_good, p.sentence_bad)]
+            ("", s) for p in pairs for s in (p.sentence_good, p.sentence_bad)
+        ]
         assert [sample["acc"] for sample in samples] == [r["correct"] for r in records]  # every decision
         harness = [ll for sample in samples for ll, _greedy in sample["filtered_resps"]]
         assert harness == pytest.approx(blimpgen_scores, abs=1e-4)

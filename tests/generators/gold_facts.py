@@ -17,8 +17,12 @@ from importlib import resources
 
 FREQUENCIES = ("never", "rarely", "sometimes", "often", "always")
 # how a property reads in a question (our own statement of vocab/facts.py's frames)
-FRAMES = {"found_in": ("is usually found ", "is not usually found "), "used_to": ("is used to ", "is not used to "),
-          "made_of": ("is made of ", "is not made of "), "has_part": ("has ", "does not have ")}
+FRAMES = {
+    "found_in": ("is usually found ", "is not usually found "),
+    "used_to": ("is used to ", "is not used to "),
+    "made_of": ("is made of ", "is not made of "),
+    "has_part": ("has ", "does not have "),
+}
 
 
 @cache
@@ -71,8 +75,11 @@ def gold_antonym(item, b, lexicon) -> str:
     lexicon's adjective features (a pair is in exactly one of them)."""
     pair = b["pair"]
     first, second, category = pair.get("first"), pair.get("second"), pair.get("category")
-    written = {r["relation"] for r in raw("word_pairs") if r["category"] == category
-               and {r["first"], r["second"]} == {first, second}}
+    written = {
+        r["relation"]
+        for r in raw("word_pairs")
+        if r["category"] == category and {r["first"], r["second"]} == {first, second}
+    }
     features = set()
     if category == "A":
         adjectives = {w.lemma: w for w in lexicon.words if w.category == "A"}
@@ -111,7 +118,7 @@ def properties() -> tuple[dict[str, set[tuple[str, str]]], dict[str, set[str]]]:
 def _property(phrase: str, negated: bool) -> tuple[str, str]:
     for relation, frames in FRAMES.items():
         if phrase.startswith(frames[negated]):
-            return relation, phrase[len(frames[negated]):]
+            return relation, phrase[len(frames[negated]) :]
     raise AssertionError(f"no relation reads {phrase!r}")
 
 
@@ -219,11 +226,14 @@ def gold_encyclopedic_facts(item, b, lexicon) -> str:
     raise AssertionError(f"no template reads {q!r}")
 
 
-GOLD_FACTS = {"olmpics_always_never": gold_always_never, "olmpics_antonym_negation": gold_antonym,
-              "olmpics_property_conjunction": gold_property_conjunction,
-              "olmpics_property_conjunction_but_not": gold_property_conjunction_but_not,
-              "olmpics_encyclopedic_composition": gold_encyclopedic_composition,
-              "olmpics_encyclopedic_facts": gold_encyclopedic_facts}
+GOLD_FACTS = {
+    "olmpics_always_never": gold_always_never,
+    "olmpics_antonym_negation": gold_antonym,
+    "olmpics_property_conjunction": gold_property_conjunction,
+    "olmpics_property_conjunction_but_not": gold_property_conjunction_but_not,
+    "olmpics_encyclopedic_composition": gold_encyclopedic_composition,
+    "olmpics_encyclopedic_facts": gold_encyclopedic_facts,
+}
 
 
 # ---------------------------------------------------------------- Ettinger-style suites

@@ -33,8 +33,9 @@ def fake_entry_points(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
             return str(folder)
 
     real = metadata.entry_points
-    monkeypatch.setattr(metadata, "entry_points",
-                        lambda **kw: [EntryPoint()] if kw.get("group") == "blimpgen.paradigms" else real(**kw))
+    monkeypatch.setattr(
+        metadata, "entry_points", lambda **kw: [EntryPoint()] if kw.get("group") == "blimpgen.paradigms" else real(**kw)
+    )
 
 
 def test_catalog_names_every_type_and_each_type(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -74,8 +75,9 @@ def test_catalog_parses_each_file_once(tmp_path: Path, monkeypatch: pytest.Monke
     monkeypatch.setenv("BLIMPGEN_PARADIGM_PATH", str(tmp_path))  # the same folder as the flag: read once
     parsed: list[str] = []
     real = loader.parse_spec
-    monkeypatch.setattr(loader, "parse_spec",
-                        lambda text, file, folders=None: parsed.append(file) or real(text, file, folders))
+    monkeypatch.setattr(
+        loader, "parse_spec", lambda text, file, folders=None: parsed.append(file) or real(text, file, folders)
+    )
     catalog = Catalog.from_environment([tmp_path])
     sources = catalog.build(["mine", "my_probe"])
     catalog.names(), catalog.get("mine"), catalog.check([str(tmp_path / "mine.yaml")])

@@ -16,12 +16,29 @@ from blimpgen.generators.generate import generate_items, load_probe_suites
 from blimpgen.records.item import BLANK, ProbeItem
 from blimpgen.records.jsonl import dumps_record
 
-CPRAG = ProbeItem("c-1", "c", "cloze_foils", "He could not get the red color off his face. He asked her to stop "
-                  "wearing [MASK].", ("lipstick", "mascara", "bracelet"), "lipstick", good="lipstick",
-                  foils=("mascara", "bracelet"), expected=("lipstick",))
-ROLE = ProbeItem("r-1", "r", "role_contrast", "The owner forgot which customer the waitress had [MASK].", ("served",),
-                 "served", good="served", reversed_context="The owner forgot which waitress the customer had [MASK].",
-                 expected=("served",), arguments=("customer", "waitress"))
+CPRAG = ProbeItem(
+    "c-1",
+    "c",
+    "cloze_foils",
+    "He could not get the red color off his face. He asked her to stop wearing [MASK].",
+    ("lipstick", "mascara", "bracelet"),
+    "lipstick",
+    good="lipstick",
+    foils=("mascara", "bracelet"),
+    expected=("lipstick",),
+)
+ROLE = ProbeItem(
+    "r-1",
+    "r",
+    "role_contrast",
+    "The owner forgot which customer the waitress had [MASK].",
+    ("served",),
+    "served",
+    good="served",
+    reversed_context="The owner forgot which waitress the customer had [MASK].",
+    expected=("served",),
+    arguments=("customer", "waitress"),
+)
 LABELS = ("candidates", "answer", "good", "bad", "foils", "expected")
 
 
@@ -105,8 +122,15 @@ def test_a_control_the_item_type_does_not_take_is_refused(item, control) -> None
 
 
 def test_no_language_of_a_question_keeps_its_arguments_without_a_blank() -> None:
-    question = ProbeItem("q-1", "q", "question", "What is found in a kitchen and used for cutting?",
-                         ("knife", "spoon", "saw"), "knife", arguments=("kitchen", "cutting"))
+    question = ProbeItem(
+        "q-1",
+        "q",
+        "question",
+        "What is found in a kitchen and used for cutting?",
+        ("knife", "spoon", "saw"),
+        "knife",
+        arguments=("kitchen", "cutting"),
+    )
     control = derive(question, "no_language", fixed_candidates=())
     assert control.context == "kitchen cutting" and BLANK not in control.context
     assert labels(control) == labels(question)

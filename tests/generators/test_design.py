@@ -67,8 +67,13 @@ def test_design_example_passes_check() -> None:
 
 
 # ----------------------------------------------------------------------------- shipped designs
-DESIGNS = ["determiner_noun_agreement_adjective", "filler_gap_depth", "npi_licensor_distance",
-           "subject_verb_agreement_attractor_distance", "subject_verb_agreement_plausibility"]
+DESIGNS = [
+    "determiner_noun_agreement_adjective",
+    "filler_gap_depth",
+    "npi_licensor_distance",
+    "subject_verb_agreement_attractor_distance",
+    "subject_verb_agreement_plausibility",
+]
 PREPOSITIONS = {"near", "behind", "beside", "next"}
 ADVERBS = {"probably", "certainly", "clearly", "really"}
 
@@ -91,8 +96,10 @@ def levels_in_text(uid: str, pair) -> dict[str, str]:
         return shown
     if uid == "determiner_noun_agreement_adjective":
         demonstrative = max(i for i, word in enumerate(good) if word in {"this", "that", "these", "those"})
-        return {"number": "singular" if good[demonstrative] in {"this", "that"} else "plural",
-                "adjective": "present" if len(good) - demonstrative == 3 else "absent"}
+        return {
+            "number": "singular" if good[demonstrative] in {"this", "that"} else "plural",
+            "adjective": "present" if len(good) - demonstrative == 3 else "absent",
+        }
     if uid == "npi_licensor_distance":
         assert "ever" in good and "ever" in bad and "not" in good and "not" not in bad
         return {"licensor": "same_clause" if good[good.index("not") + 1] == "ever" else "clause_up"}
@@ -124,8 +131,7 @@ def test_design_shipped_cells_are_what_their_text_shows(uid: str) -> None:
 
 
 @settings(max_examples=10)
-@given(uid=st.sampled_from(DESIGNS), per_cell=st.integers(1, 4), seed=st.integers(0, 2**31),
-       subset=st.booleans())
+@given(uid=st.sampled_from(DESIGNS), per_cell=st.integers(1, 4), seed=st.integers(0, 2**31), subset=st.booleans())
 def test_design_balanced_for_any_n_and_seed(uid: str, per_cell: int, seed: int, subset: bool) -> None:
     """Every cell (of the chosen ones) equally often, whatever n and seed; each pair's levels are
     the ones its words show; prefixes are as balanced as they can be."""
@@ -138,7 +144,7 @@ def test_design_balanced_for_any_n_and_seed(uid: str, per_cell: int, seed: int, 
     counts = Counter(tuple(pair.levels.items()) for pair in made)
     assert len(counts) == source.cells and set(counts.values()) == {per_cell}
     assert all(pair.levels[factor] in levels[:2] for pair in made) or not subset
-    first = Counter(tuple(pair.levels.items()) for pair in made[:source.cells])
+    first = Counter(tuple(pair.levels.items()) for pair in made[: source.cells])
     assert set(first.values()) == {1}
     for pair in made:
         assert levels_in_text(uid, pair) == pair.levels, pair
@@ -152,8 +158,10 @@ def test_design_subset_order_and_errors() -> None:
     made = [pair.levels for pair, _ in generate_records(source, 4, seed=0)]
     assert made == [{"attractor": "none", "distance": "separated"}, {"attractor": "rc", "distance": "separated"}] * 2
     assert parse_design(["full"]) == {} and parse_design(["a=x", "a=y,x"]) == {"a": ["x", "y"]}
-    for values, message in [(["attractor"], "--design takes full or FACTOR=LEVEL,LEVEL (e.g. attractor=none,pp), "
-                                            "got 'attractor'"), (["attractor="], "got 'attractor='")]:
+    for values, message in [
+        (["attractor"], "--design takes full or FACTOR=LEVEL,LEVEL (e.g. attractor=none,pp), got 'attractor'"),
+        (["attractor="], "got 'attractor='"),
+    ]:
         with pytest.raises(OptionError, match=re.escape(message)):
             parse_design(values)
     with pytest.raises(OptionError, match="has no factor 'atractor'; did you mean 'attractor'"):

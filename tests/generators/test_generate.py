@@ -44,9 +44,18 @@ def test_generate_is_deterministic_and_seed_dependent(tiny) -> None:
 def test_generate_record_schema(tiny) -> None:
     pair = next(generate(tiny, 1, seed=3))
     data = pair.to_dict()
-    assert list(data)[:10] == ["sentence_good", "sentence_bad", "field", "linguistics_term", "UID",
-                               "simple_LM_method", "one_prefix_method", "two_prefix_method",
-                               "lexically_identical", "pairID"]
+    assert list(data)[:10] == [
+        "sentence_good",
+        "sentence_bad",
+        "field",
+        "linguistics_term",
+        "UID",
+        "simple_LM_method",
+        "one_prefix_method",
+        "two_prefix_method",
+        "lexically_identical",
+        "pairID",
+    ]
     assert data["pairID"] == "0" and data["pair_id"] == "tiny_agreement-00000"
     assert data["lexically_identical"] is True and data["one_prefix_prefix"]
     assert set(data["slots"]) == {"noun", "dem"} and "two_prefix_word" not in data
@@ -111,8 +120,10 @@ def test_generate_bytes_do_not_depend_on_hash_seed(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    code = ("from blimpgen.cli import main; main(['gen', '-p', 'determiner_noun_agreement_1', "
-            "'-n', '50', '--seed', '7', '--quiet'])")
+    code = (
+        "from blimpgen.cli import main; main(['gen', '-p', 'determiner_noun_agreement_1', "
+        "'-n', '50', '--seed', '7', '--quiet'])"
+    )
     outputs = []
     for hash_seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
@@ -195,15 +206,24 @@ def test_branches_sample_every_branch_with_its_own_slots(mini_lexicon) -> None:
     assert seen == {0, 1}
 
 
-@pytest.mark.parametrize("edit,message", [
-    (("  verbal:\n    slots:\n", "  verbal:\n    slots:\n      noun: {kind: word, where: N}\n"),
-     "branched.yaml:11: branches.verbal.slots.noun: slot 'noun' is already a shared slot"),
-    (('    good: "The {{ noun }} is {{ pred }}."', '    good: "The {{ noun }} is {{ prod }}."'),
-     "branched.yaml:19: branches.adjectival.good: undeclared template variable 'prod'; did you mean 'pred'?"),
-    (("contrast: [pred, wrong]\n", ""), "branched.yaml:8: branches.verbal: give contrast here or at the top level"),
-    (("      wrong: {kind: choice, values: [very]}", "      wrong: {kind: choice, value: [very]}"),
-     "branched.yaml:18: branches.adjectival.slots.wrong.value: unknown parameter 'value'"),
-])
+@pytest.mark.parametrize(
+    "edit,message",
+    [
+        (
+            ("  verbal:\n    slots:\n", "  verbal:\n    slots:\n      noun: {kind: word, where: N}\n"),
+            "branched.yaml:11: branches.verbal.slots.noun: slot 'noun' is already a shared slot",
+        ),
+        (
+            ('    good: "The {{ noun }} is {{ pred }}."', '    good: "The {{ noun }} is {{ prod }}."'),
+            "branched.yaml:19: branches.adjectival.good: undeclared template variable 'prod'; did you mean 'pred'?",
+        ),
+        (("contrast: [pred, wrong]\n", ""), "branched.yaml:8: branches.verbal: give contrast here or at the top level"),
+        (
+            ("      wrong: {kind: choice, values: [very]}", "      wrong: {kind: choice, value: [very]}"),
+            "branched.yaml:18: branches.adjectival.slots.wrong.value: unknown parameter 'value'",
+        ),
+    ],
+)
 def test_branches_errors_point_into_the_branch(mini_lexicon, edit, message) -> None:
     from blimpgen.errors import SpecErrors
 

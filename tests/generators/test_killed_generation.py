@@ -16,9 +16,23 @@ UID = "determiner_noun_agreement_1"
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT, signal.SIGTERM])
 def test_killed_generation_leaves_no_output(tmp_path: Path, sig: signal.Signals) -> None:
     target = tmp_path / "out.jsonl"
-    process = subprocess.Popen([sys.executable, "-c", "from blimpgen.cli import main; main()", "gen", "-p", UID,
-                                "-n", "500000", "-o", str(target), "--quiet"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from blimpgen.cli import main; main()",
+            "gen",
+            "-p",
+            UID,
+            "-n",
+            "500000",
+            "-o",
+            str(target),
+            "--quiet",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 60
         while not list(tmp_path.glob(".out.jsonl.*.part")):  # writing has started

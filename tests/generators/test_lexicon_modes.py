@@ -65,12 +65,15 @@ def test_modes_table_decides_every_shipped_paradigm() -> None:
     assert len(supporting("colorless")) == 65 and len(supporting("nonce")) == 23
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("colourless: {a: b}\n", "lexicon_modes.yaml:1: colourless: unknown lexicon mode 'colourless'"),
-    ("nonce:\n  a: [x]\n", "lexicon_modes.yaml:2: nonce.a: a reason is one line of text"),
-    ("nonce:\n  a: b\n  a: c\n", "lexicon_modes.yaml:3"),
-    ("decided: 3\n", "lexicon_modes.yaml:1: decided: decided: a list of paradigm UIDs"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("colourless: {a: b}\n", "lexicon_modes.yaml:1: colourless: unknown lexicon mode 'colourless'"),
+        ("nonce:\n  a: [x]\n", "lexicon_modes.yaml:2: nonce.a: a reason is one line of text"),
+        ("nonce:\n  a: b\n  a: c\n", "lexicon_modes.yaml:3"),
+        ("decided: 3\n", "lexicon_modes.yaml:1: decided: decided: a list of paradigm UIDs"),
+    ],
+)
 def test_modes_table_errors_are_located(text: str, message: str) -> None:
     from blimpgen.errors import SpecError
 
@@ -134,8 +137,9 @@ def test_modes_nonce_contrast_rests_on_function_words_or_inflection(uid: str) ->
             left = [t for t in tokens if t in real and t not in closed and t not in pseudo]
             assert not left, f"real open-class words {left} in {sentence!r}"
             lexemes.append(Counter(pseudo[t] for t in tokens if t in pseudo))
-        assert lexemes[0] == lexemes[1], f"good and bad differ in open-class words: {pair.sentence_good!r} / " \
-                                         f"{pair.sentence_bad!r}"
+        assert lexemes[0] == lexemes[1], (
+            f"good and bad differ in open-class words: {pair.sentence_good!r} / {pair.sentence_bad!r}"
+        )
         assert lexemes[0], pair
 
 
@@ -155,10 +159,15 @@ def test_modes_design_choosing_its_lexicon_refuses_every_mode(mode: str) -> None
     uid = "subject_verb_agreement_plausibility"
     with pytest.raises(OptionError) as caught:
         build_in_mode(catalog(), [uid], mode, 0)
-    assert str(caught.value) == (f"{uid} refuses --lexicon-mode {mode}: its factor 'meaning' chooses each cell's "
-                                 "lexicon (default or colorless), so the whole paradigm takes no other mode")
-    assert sorted(set(designs()) - set(designs_supporting("nonce"))) == ["filler_gap_depth", "npi_licensor_distance",
-                                                                         uid]
+    assert str(caught.value) == (
+        f"{uid} refuses --lexicon-mode {mode}: its factor 'meaning' chooses each cell's "
+        "lexicon (default or colorless), so the whole paradigm takes no other mode"
+    )
+    assert sorted(set(designs()) - set(designs_supporting("nonce"))) == [
+        "filler_gap_depth",
+        "npi_licensor_distance",
+        uid,
+    ]
 
 
 def test_modes_probe_suites_refuse_modes() -> None:

@@ -167,6 +167,7 @@ def check_verb_swap(frame_good: str, wrong_feature: str) -> Callable:
         assert frame_good in verb.get("frames") and wrong.get(wrong_feature) is True
         assert wrong.get("vform") == verb.get("vform")
         assert wrong.get("number") in (None, verb.get("number"))
+
     return check
 
 
@@ -221,6 +222,7 @@ def check_wh_vs_that(wh_in_good: bool) -> Callable:
         assert wh in with_wh and len(good) == len(bad)
         position = with_wh.index(wh)
         assert with_that[position] == "that" and with_wh[:position] == with_that[:position]
+
     return check
 
 
@@ -230,8 +232,11 @@ def check_subject_gap(pair, b, lx) -> None:
 
 
 def reflexive_agrees(reflexive, antecedent) -> bool:
-    return (reflexive.get("case") == "refl" and reflexive.get("number") == antecedent.get("number")
-            and reflexive.get("gender") in (None, antecedent.get("gender")))
+    return (
+        reflexive.get("case") == "refl"
+        and reflexive.get("number") == antecedent.get("number")
+        and reflexive.get("gender") in (None, antecedent.get("gender"))
+    )
 
 
 def check_reconstruction(pair, b, lx) -> None:
@@ -315,6 +320,7 @@ def check_tough_raising(good_slot: str, bad_slot: str) -> Callable:
         features = {"tough": "tough", "raising": "raising"}
         assert b[good_slot].get(features[good_slot]) and b[bad_slot].get(features[bad_slot])
         assert not b["raising"].get("tough") and b["cop"].get("number") == b["subj"].get("number")
+
     return check
 
 
@@ -494,9 +500,13 @@ CLOSED_CLASS_SLOTS = {
     "principle_A_case_2": ("verb",),
 }
 MAX_LEMMA_SHARE = 50  # of 1,000 pairs: 5%
-WORD_TYPES = {uid: count for uid, count in json.loads(
-    (Path(__file__).resolve().parents[1] / "fixtures" / "paradigm_word_types.json").read_text()).items()
-    if not uid.startswith("_")}
+WORD_TYPES = {
+    uid: count
+    for uid, count in json.loads(
+        (Path(__file__).resolve().parents[1] / "fixtures" / "paradigm_word_types.json").read_text()
+    ).items()
+    if not uid.startswith("_")
+}
 
 
 def lemma_shares(pairs, uid: str, lexicon) -> Counter:
@@ -506,9 +516,15 @@ def lemma_shares(pairs, uid: str, lexicon) -> Counter:
     shares: Counter = Counter()
     for pair in pairs:
         shown = set(tokens(pair.sentence_good) + tokens(pair.sentence_bad))
-        shares.update({word_id.rsplit(":", 1)[0] for slot, word_id in pair.slots.items()
-                       if word_id.split(":")[0] in ("N", "PN", "V", "A") and slot.split(".")[0] not in exempt
-                       and lexicon.by_id[word_id].text.lower() in shown})
+        shares.update(
+            {
+                word_id.rsplit(":", 1)[0]
+                for slot, word_id in pair.slots.items()
+                if word_id.split(":")[0] in ("N", "PN", "V", "A")
+                and slot.split(".")[0] not in exempt
+                and lexicon.by_id[word_id].text.lower() in shown
+            }
+        )
     return shares
 
 
@@ -565,11 +581,16 @@ GENDER_CONTRASTS = {
 # DPs right after a clause-taking verb without a complementizer, or right after "that": a
 # demonstrative "that" there reads as a complementizer (garden path) or doubles it.
 NO_DEMONSTRATIVE_THAT = {
-    "principle_A_domain_1": ("inner",), "principle_A_domain_2": ("inner",),
-    "principle_A_domain_3": ("first", "second"), "wh_questions_object_gap": ("obj", "subj2"),
-    "wh_questions_subject_gap": ("head",), "wh_questions_subject_gap_long_distance": ("head", "subj3"),
-    "wh_vs_that_no_gap": ("subj2",), "wh_vs_that_with_gap": ("subj2",),
-    "wh_vs_that_no_gap_long_distance": ("subj2",), "wh_vs_that_with_gap_long_distance": ("subj2",),
+    "principle_A_domain_1": ("inner",),
+    "principle_A_domain_2": ("inner",),
+    "principle_A_domain_3": ("first", "second"),
+    "wh_questions_object_gap": ("obj", "subj2"),
+    "wh_questions_subject_gap": ("head",),
+    "wh_questions_subject_gap_long_distance": ("head", "subj3"),
+    "wh_vs_that_no_gap": ("subj2",),
+    "wh_vs_that_with_gap": ("subj2",),
+    "wh_vs_that_no_gap_long_distance": ("subj2",),
+    "wh_vs_that_with_gap_long_distance": ("subj2",),
     "only_npi_scope": ("subj2",),
 }
 
@@ -611,8 +632,9 @@ def test_paradigm_gender_contrasts_use_lexical_gender(paradigms, uid: str, seed:
             if antecedent.get("number") == "pl" or not antecedent.get("human"):
                 continue  # animals and things are neither "himself" nor "herself" here (check_domain_1 etc.)
             written = antecedent.lexeme.features.get("gender")
-            assert written in ("m", "f") or antecedent.get("gender") == "n", \
+            assert written in ("m", "f") or antecedent.get("gender") == "n", (
                 f"{antecedent.id} carries no lexical gender: {pair.sentence_good}"
+            )
 
 
 @pytest.mark.parametrize("uid", sorted(NO_DEMONSTRATIVE_THAT))
@@ -628,13 +650,18 @@ def test_paradigm_no_demonstrative_that_after_clause_verbs(paradigms, uid: str, 
 # Slots whose noun's number is the contrast (or decides it): a noun of variable number
 # (number_variable: bacteria, cacti, people) there makes the bad member disputable ("this bacteria").
 NUMBER_CONTRASTS = {
-    "determiner_noun_agreement_1": ("noun",), "determiner_noun_agreement_2": ("noun",),
-    "determiner_noun_agreement_irregular_1": ("noun",), "determiner_noun_agreement_irregular_2": ("noun",),
-    "determiner_noun_agreement_with_adjective_1": ("noun",), "determiner_noun_agreement_with_adj_2": ("noun",),
+    "determiner_noun_agreement_1": ("noun",),
+    "determiner_noun_agreement_2": ("noun",),
+    "determiner_noun_agreement_irregular_1": ("noun",),
+    "determiner_noun_agreement_irregular_2": ("noun",),
+    "determiner_noun_agreement_with_adjective_1": ("noun",),
+    "determiner_noun_agreement_with_adj_2": ("noun",),
     "determiner_noun_agreement_with_adj_irregular_1": ("noun",),
     "determiner_noun_agreement_with_adj_irregular_2": ("noun",),
-    "regular_plural_subject_verb_agreement_1": ("subj",), "regular_plural_subject_verb_agreement_2": ("noun",),
-    "irregular_plural_subject_verb_agreement_1": ("subj",), "irregular_plural_subject_verb_agreement_2": ("noun",),
+    "regular_plural_subject_verb_agreement_1": ("subj",),
+    "regular_plural_subject_verb_agreement_2": ("noun",),
+    "irregular_plural_subject_verb_agreement_1": ("subj",),
+    "irregular_plural_subject_verb_agreement_2": ("noun",),
     "distractor_agreement_relational_noun": ("head", "attractor"),
     "distractor_agreement_relative_clause": ("subj", "attractor"),
     "anaphor_number_agreement": ("subj",),
@@ -706,8 +733,10 @@ def test_paradigm_bad_member_avoids_disputed_words(paradigms, uid: str, seed: in
 # time (by this year = a deadline), a place, line or path (by the boundaries = near them), a noun with
 # a common person sense (binder = bookbinder, a sports legend).
 INANIMATE_SLOTS = {
-    "animate_subject_passive": ("inanimate", lambda w: w.get("class") and "time" in w.get("class")
-                                or w.get("place_reading") or w.get("person_sense")),
+    "animate_subject_passive": (
+        "inanimate",
+        lambda w: w.get("class") and "time" in w.get("class") or w.get("place_reading") or w.get("person_sense"),
+    ),
     "animate_subject_trans": ("inanimate", lambda w: w.get("person_sense")),
 }
 

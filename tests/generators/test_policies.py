@@ -42,11 +42,24 @@ PAIRS = 8
 PAST_SPHERE = {PAST, PAST_PERFECT}
 NON_PAST = {PRESENT, MODAL}
 NPI_PARADIGMS = {uid for uid, loaded in load_shipped_specs().items() if loaded.spec.linguistics_term == "npi_licensing"}
-QUANTIFIER_PARADIGMS = {uid for uid, loaded in load_shipped_specs().items()
-                        if loaded.spec.linguistics_term == "quantifiers"}
+QUANTIFIER_PARADIGMS = {
+    uid for uid, loaded in load_shipped_specs().items() if loaded.spec.linguistics_term == "quantifiers"
+}
 # Words that license ever or are quantifiers a subject could carry.
-LICENSING_OR_QUANTIFYING = {"every", "each", "all", "most", "many", "several", "few", "no", "never", "nobody",
-                            "nothing", "none"}
+LICENSING_OR_QUANTIFYING = {
+    "every",
+    "each",
+    "all",
+    "most",
+    "many",
+    "several",
+    "few",
+    "no",
+    "never",
+    "nobody",
+    "nothing",
+    "none",
+}
 
 
 def tokens(text: str) -> list[str]:
@@ -61,6 +74,7 @@ def paradigms() -> dict:
 def groups(paradigm, bindings) -> Iterator[tuple[VerbGroupKind, VerbGroup, dict]]:
     """Every verb group of a pair with the kind that made it and the bindings it saw, clauses
     included (a clause's verb sees the clause's subject and the verb that embeds it)."""
+
     def walk_clause(kind: ClauseKind, clause: Clause, outer: dict) -> Iterator:
         inner = {**outer, "__subject": clause.parts["subject"]}
         yield kind.verb, clause.parts["verb"], inner
@@ -164,8 +178,15 @@ def test_policy_no_negation_or_quantified_subject_declared(paradigms, uid: str) 
 SCENE_OBJECT_CLASSES_BANNED = {"location", "building", "natural_object", "abstract", "event"}
 
 
-@pytest.mark.parametrize("uid", ["existential_there_quantifiers_1", "existential_there_quantifiers_2",
-                                 "existential_there_object_raising", "existential_there_subject_raising"])
+@pytest.mark.parametrize(
+    "uid",
+    [
+        "existential_there_quantifiers_1",
+        "existential_there_quantifiers_2",
+        "existential_there_object_raising",
+        "existential_there_subject_raising",
+    ],
+)
 @settings(max_examples=4)
 @given(seed=st.integers(0, 2**31))
 def test_policy_existential_scenes(paradigms, uid: str, seed: int) -> None:

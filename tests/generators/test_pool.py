@@ -50,21 +50,32 @@ def test_pool_default_jobs_is_the_cpus_we_may_use() -> None:
 
 @settings(max_examples=8, deadline=None)
 @given(data=st.data(), seed=st.integers(0, 2**31), n=st.integers(1, 25), jobs=st.integers(2, 4))
-def test_pool_output_is_byte_identical_to_serial(catalog: Catalog, tmp_path_factory: pytest.TempPathFactory,
-                                                 data: st.DataObject, seed: int, n: int, jobs: int) -> None:
+def test_pool_output_is_byte_identical_to_serial(
+    catalog: Catalog, tmp_path_factory: pytest.TempPathFactory, data: st.DataObject, seed: int, n: int, jobs: int
+) -> None:
     names = catalog.names()  # paradigms and probe suites
     chosen = data.draw(st.lists(st.sampled_from(names), min_size=2, max_size=6, unique=True))
     controls = data.draw(st.sampled_from([(), ("all",)]))
     sources = catalog.build(chosen)
     serial, parallel = tmp_path_factory.mktemp("serial"), tmp_path_factory.mktemp("parallel")
     lines: dict[str, list[str]] = {"serial": [], "parallel": []}
-    write_outputs(sources, n, seed, out_dir=serial, controls=controls, progress=False,
-                  report=lines["serial"].append, jobs=1)
-    write_outputs(sources, n, seed, out_dir=parallel, controls=controls, progress=False,
-                  report=lines["parallel"].append, jobs=jobs)
+    write_outputs(
+        sources, n, seed, out_dir=serial, controls=controls, progress=False, report=lines["serial"].append, jobs=1
+    )
+    write_outputs(
+        sources,
+        n,
+        seed,
+        out_dir=parallel,
+        controls=controls,
+        progress=False,
+        report=lines["parallel"].append,
+        jobs=jobs,
+    )
     assert files_of(parallel) == files_of(serial) and files_of(serial)
-    assert [line.replace(str(parallel), "") for line in lines["parallel"]] == \
-           [line.replace(str(serial), "") for line in lines["serial"]]
+    assert [line.replace(str(parallel), "") for line in lines["parallel"]] == [
+        line.replace(str(serial), "") for line in lines["serial"]
+    ]
 
 
 def test_pool_raises_the_serial_runs_error(catalog: Catalog, tmp_path: Path) -> None:
@@ -87,8 +98,12 @@ def test_pool_raises_the_serial_runs_error(catalog: Catalog, tmp_path: Path) -> 
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", "from blimpgen.cli import main; main()", *args],
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-c", "from blimpgen.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_pool_cli_all_paradigms_same_bytes_with_any_jobs(tmp_path: Path) -> None:
@@ -103,10 +118,28 @@ def test_pool_cli_all_paradigms_same_bytes_with_any_jobs(tmp_path: Path) -> None
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_pool_killed_parent_leaves_no_partial_file_nor_worker(tmp_path: Path, sig: signal.Signals) -> None:
     out = tmp_path / "out"
-    process = subprocess.Popen([sys.executable, "-c", "from blimpgen.cli import main; main()", "gen",
-                                "-p", "determiner_noun_agreement_1", "-p", "determiner_noun_agreement_2",
-                                "-n", "500000", "--out-dir", str(out), "--quiet", "--jobs", "2"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from blimpgen.cli import main; main()",
+            "gen",
+            "-p",
+            "determiner_noun_agreement_1",
+            "-p",
+            "determiner_noun_agreement_2",
+            "-n",
+            "500000",
+            "--out-dir",
+            str(out),
+            "--quiet",
+            "--jobs",
+            "2",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 120
         while len(list(out.glob(".*.part"))) < 2:  # both workers are writing

@@ -32,16 +32,25 @@ def test_import_writes_jsonl_that_reads_back(tmp_path) -> None:
     assert [i.item_id for i in read_items(out)] == ["k-1", "k-2", "k-3", "k-4"]
 
 
-@pytest.mark.parametrize("body, message", [
-    ("id\tcontext\tgood\nx\tNo blank here.\tyes\n", r"t.tsv:2: context: must contain \[MASK\] exactly once"),
-    ("id\tcontext\tgood\tbad\nx\tA [MASK].\tyes\t\n", r"t.tsv:2: bad: a cloze contrast row needs both good and bad"),
-    ("id\tcontext\tcandidates\tanswer\nx\tA [MASK].\ta|b\tc\n", r"t.tsv:2: answer: 'c' is not one of the candidates"),
-    ("id\tcontext\tcolour\n", r"t.tsv:1: colour: unknown column"),
-    ("id\tgood\tbad\n", r"t.tsv:1: header: missing required column 'context'"),
-    ("id\tcontext\tgood\tbad\nx\tA [MASK].\ty\tn\nx\tB [MASK].\ty\tn\n", r"t.tsv:3: id: 'x' repeats line 2"),
-    ("context\tgood\tbad\nA [MASK].\ty\tn\textra\n", r"t.tsv:2: row: 4 cells but 3 columns"),
-    ("context\tgood\tbad\tcandidates\nA [MASK].\ty\tn\ta|b\n", r"t.tsv:2: row: fill either good/bad"),
-])
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ("id\tcontext\tgood\nx\tNo blank here.\tyes\n", r"t.tsv:2: context: must contain \[MASK\] exactly once"),
+        (
+            "id\tcontext\tgood\tbad\nx\tA [MASK].\tyes\t\n",
+            r"t.tsv:2: bad: a cloze contrast row needs both good and bad",
+        ),
+        (
+            "id\tcontext\tcandidates\tanswer\nx\tA [MASK].\ta|b\tc\n",
+            r"t.tsv:2: answer: 'c' is not one of the candidates",
+        ),
+        ("id\tcontext\tcolour\n", r"t.tsv:1: colour: unknown column"),
+        ("id\tgood\tbad\n", r"t.tsv:1: header: missing required column 'context'"),
+        ("id\tcontext\tgood\tbad\nx\tA [MASK].\ty\tn\nx\tB [MASK].\ty\tn\n", r"t.tsv:3: id: 'x' repeats line 2"),
+        ("context\tgood\tbad\nA [MASK].\ty\tn\textra\n", r"t.tsv:2: row: 4 cells but 3 columns"),
+        ("context\tgood\tbad\tcandidates\nA [MASK].\ty\tn\ta|b\n", r"t.tsv:2: row: fill either good/bad"),
+    ],
+)
 def test_bad_rows_are_located_and_nothing_is_written(tmp_path, body, message) -> None:
     source = tmp_path / "t.tsv"
     source.write_text(body)

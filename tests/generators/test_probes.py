@@ -26,11 +26,22 @@ from blimpgen.vocab import load_lexicon
 from .gold_facts import GOLD_FACTS
 
 SUITES = sorted(load_shipped_specs(ProbeSpec))
-REQUIRED = {"olmpics_age_comparison", "olmpics_age_comparison_birth_year", "olmpics_multihop_age",
-            "olmpics_always_never", "olmpics_property_conjunction", "olmpics_property_conjunction_but_not",
-            "olmpics_encyclopedic_composition",
-            "olmpics_size_comparison", "olmpics_antonym_negation", "olmpics_taxonomy_conjunction", "neg_simp",
-            "cprag_uses", "role_reversal", "neg_nat"}
+REQUIRED = {
+    "olmpics_age_comparison",
+    "olmpics_age_comparison_birth_year",
+    "olmpics_multihop_age",
+    "olmpics_always_never",
+    "olmpics_property_conjunction",
+    "olmpics_property_conjunction_but_not",
+    "olmpics_encyclopedic_composition",
+    "olmpics_size_comparison",
+    "olmpics_antonym_negation",
+    "olmpics_taxonomy_conjunction",
+    "neg_simp",
+    "cprag_uses",
+    "role_reversal",
+    "neg_nat",
+}
 ORDINALS = ("first", "second", "third")
 
 
@@ -80,8 +91,8 @@ def gold_size(item, b):
 def gold_taxonomy(item, b):
     up1, up2 = b["leaf1"].get("ancestors"), b["leaf2"].get("ancestors")
     top, p1, p2 = b["tops"].get("top"), b["p1"].lemma, b["p2"].lemma
-    assert top in up1 and top in up2                  # the answer covers both
-    assert p1 in up1 and p1 not in up2                # each distractor covers one only
+    assert top in up1 and top in up2  # the answer covers both
+    assert p1 in up1 and p1 not in up2  # each distractor covers one only
     assert p2 in up2 and p2 not in up1
     assert sorted(item.candidates) == sorted([top, str(b["p1"]), str(b["p2"])])
     return top
@@ -103,9 +114,15 @@ def gold_neg_simp(item, b):
 
 
 # the suites built on fact tables recompute their gold from the raw TSV files (gold_facts.py)
-GOLD = {"olmpics_age_comparison": gold_age, "olmpics_age_comparison_birth_year": gold_birth_year,
-        "olmpics_multihop_age": gold_multihop, "olmpics_size_comparison": gold_size,
-        "olmpics_taxonomy_conjunction": gold_taxonomy, "neg_simp": gold_neg_simp, **GOLD_FACTS}
+GOLD = {
+    "olmpics_age_comparison": gold_age,
+    "olmpics_age_comparison_birth_year": gold_birth_year,
+    "olmpics_multihop_age": gold_multihop,
+    "olmpics_size_comparison": gold_size,
+    "olmpics_taxonomy_conjunction": gold_taxonomy,
+    "neg_simp": gold_neg_simp,
+    **GOLD_FACTS,
+}
 
 
 def gold(uid, item, bindings, lexicon):
@@ -177,10 +194,15 @@ def test_taxonomy_answers_are_balanced_and_its_splits_share_no_tree(lexicon) -> 
     words = {}
     for split in ("train", "dev"):
         made = generate_items_with_bindings(build_probe(loaded, lexicon, {"split": split}), 200, 1)
-        words[split] = {w for _, b in made for w in (b["tops"].get("top"), b["p1"].lemma, b["p2"].lemma,
-                                                     b["leaf1"].lemma, b["leaf2"].lemma)}
-        assert {b["tops"].get("split") for _, b in generate_items_with_bindings(
-            build_probe(loaded, lexicon, {"split": split}), 20, 2)} == {split}
+        words[split] = {
+            w
+            for _, b in made
+            for w in (b["tops"].get("top"), b["p1"].lemma, b["p2"].lemma, b["leaf1"].lemma, b["leaf2"].lemma)
+        }
+        assert {
+            b["tops"].get("split")
+            for _, b in generate_items_with_bindings(build_probe(loaded, lexicon, {"split": split}), 20, 2)
+        } == {split}
     assert not words["train"] & words["dev"]
 
 
@@ -200,8 +222,9 @@ def test_unknown_option_and_bad_value_are_one_line_errors(lexicon) -> None:
 
 
 def test_a_range_too_small_for_n_items_says_how_many_it_made(lexicon) -> None:
-    probe = build_probe(load_shipped_specs(ProbeSpec)["olmpics_age_comparison"], lexicon,
-                        {"min_age": "20", "max_age": "22"})
+    probe = build_probe(
+        load_shipped_specs(ProbeSpec)["olmpics_age_comparison"], lexicon, {"min_age": "20", "max_age": "22"}
+    )
     with pytest.raises(GenerationError, match=r"made 6 of 50 unique items"):
         list(generate_items(probe, 50, 0))
 
@@ -219,8 +242,9 @@ def with_no_language(probes, uid: str, n: int = 60) -> list[tuple[ProbeItem, Pro
     return list(zip(made[0::2], made[1::2]))
 
 
-NO_LANGUAGE_SUITES = [uid for uid in SUITES
-                      if "no_language" in load_shipped_specs(ProbeSpec)[uid].spec.offered_controls]
+NO_LANGUAGE_SUITES = [
+    uid for uid in SUITES if "no_language" in load_shipped_specs(ProbeSpec)[uid].spec.offered_controls
+]
 
 
 def fixed_words(uid: str) -> tuple[str, ...]:
@@ -283,7 +307,9 @@ def test_no_language_renaming_is_deterministic_from_the_suite(probes) -> None:
     for seed in (0, 1, 7):
         made = list(generate_items(probes["olmpics_age_comparison"], 20, seed, ("none", "no_language")))
         assert {(item.answer, control.answer) for item, control in zip(made[0::2], made[1::2])} == {
-            ("older", "blah"), ("younger", "ya")}  # oLMpics section 3.3: older = blah, younger = ya
+            ("older", "blah"),
+            ("younger", "ya"),
+        }  # oLMpics section 3.3: older = blah, younger = ya
 
 
 @pytest.mark.parametrize("uid", SUITES)
@@ -367,15 +393,25 @@ def test_a_well_formed_user_suite_generates(lexicon) -> None:
     assert len(list(generate_items(probe, 20, 0))) == 20
 
 
-@pytest.mark.parametrize("change, line, message", [
-    (("context: \"Is {{ x }} [MASK] than {{ y }}?\"", "context: \"Is {{ x }} than {{ y }}?\""), 10,
-     "context: the context must contain the blank [MASK] exactly once"),
-    (("item: multiple_choice", "item: multi_choice"), 2, "item: item must be one of multiple_choice, cloze_contrast"),
-    (("candidates: [smaller, larger]\n", ""), 1, "a multiple_choice suite needs 'candidates'"),
-    (("max: option.top, distinct", "max: option.tops, distinct"), 9, "unknown option 'tops'; did you mean 'top'"),
-    (("{{ x }} [MASK]", "{{ z }} [MASK]"), 10, "undeclared template variable 'z'"),
-    (("description: A demo suite.", "description: A demo suite.\ncolour: red"), 6, "unknown key 'colour'"),
-])
+@pytest.mark.parametrize(
+    "change, line, message",
+    [
+        (
+            ('context: "Is {{ x }} [MASK] than {{ y }}?"', 'context: "Is {{ x }} than {{ y }}?"'),
+            10,
+            "context: the context must contain the blank [MASK] exactly once",
+        ),
+        (
+            ("item: multiple_choice", "item: multi_choice"),
+            2,
+            "item: item must be one of multiple_choice, cloze_contrast",
+        ),
+        (("candidates: [smaller, larger]\n", ""), 1, "a multiple_choice suite needs 'candidates'"),
+        (("max: option.top, distinct", "max: option.tops, distinct"), 9, "unknown option 'tops'; did you mean 'top'"),
+        (("{{ x }} [MASK]", "{{ z }} [MASK]"), 10, "undeclared template variable 'z'"),
+        (("description: A demo suite.", "description: A demo suite.\ncolour: red"), 6, "unknown key 'colour'"),
+    ],
+)
 def test_suite_errors_name_file_line_and_key(change, line, message) -> None:
     with pytest.raises(SpecErrors) as caught:
         parse_spec(BASE_SUITE.replace(*change), "demo.yaml")
@@ -410,13 +446,18 @@ def test_no_language_needs_arguments_and_perturbed_needs_keywords(lexicon) -> No
 
 
 def test_item_record_rejects_inconsistent_items() -> None:
-    base = dict(item_id="x-1", UID="x", item_type="multiple_choice", context="A [MASK].", candidates=("a", "b"),
-                answer="a")
+    base = dict(
+        item_id="x-1", UID="x", item_type="multiple_choice", context="A [MASK].", candidates=("a", "b"), answer="a"
+    )
     ProbeItem(**base)
-    for change, message in [({"answer": "c"}, "not one of the candidates"), ({"context": "No blank."}, "exactly one"),
-                            ({"candidates": ("a", "a")}, "repeat"), ({"item_type": "cloze"}, "item_type"),
-                            ({"item_type": "cloze_contrast"}, "needs good and bad"),
-                            ({"contexts": {"a": "A [MASK]."}}, "one entry per candidate")]:
+    for change, message in [
+        ({"answer": "c"}, "not one of the candidates"),
+        ({"context": "No blank."}, "exactly one"),
+        ({"candidates": ("a", "a")}, "repeat"),
+        ({"item_type": "cloze"}, "item_type"),
+        ({"item_type": "cloze_contrast"}, "needs good and bad"),
+        ({"contexts": {"a": "A [MASK]."}}, "one entry per candidate"),
+    ]:
         with pytest.raises(BlimpgenError, match=message):
             ProbeItem(**{**base, **change})
 

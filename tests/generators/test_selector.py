@@ -20,9 +20,14 @@ def where(message: str) -> SpecError:
     return SpecError(message)
 
 
-@pytest.mark.parametrize("formula", ["N and number = subj.number and lemma != subj.lemma",
-                                     "V and vform=past and takes(arg1, subj)",
-                                     "N and fits(verb.arg2)"])
+@pytest.mark.parametrize(
+    "formula",
+    [
+        "N and number = subj.number and lemma != subj.lemma",
+        "V and vform=past and takes(arg1, subj)",
+        "N and fits(verb.arg2)",
+    ],
+)
 def test_selector_pick_draws_as_randrange(formula: str) -> None:
     """The spelt-out draw in ``pick`` (random.Random only) and ``randrange`` (any other Random)
     give the same words and leave the generator in the same state."""

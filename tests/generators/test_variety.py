@@ -23,17 +23,35 @@ PAIRS = 200
 
 # Left out on purpose (each spec's notes say why): the contrast involves negation, NPIs or
 # quantifiers, or BLiMP's design has a non-negated auxiliary.
-NO_NEGATION = ({uid for uid, term in TERMS.items() if term in ("npi_licensing", "quantifiers")}
-               | {"ellipsis_n_bar_1", "ellipsis_n_bar_2", "adjunct_island", "left_branch_island_echo_question",
-                  "left_branch_island_simple_question"})
+NO_NEGATION = {uid for uid, term in TERMS.items() if term in ("npi_licensing", "quantifiers")} | {
+    "ellipsis_n_bar_1",
+    "ellipsis_n_bar_2",
+    "adjunct_island",
+    "left_branch_island_echo_question",
+    "left_branch_island_simple_question",
+}
 # Paradigms whose YAML belongs to the argument-structure work of issue 12; they get the kind
 # defaults (natural present, modals, tenses) but their negation/quantifier shares and notes are
 # theirs to add. Remove a UID from here once its spec declares or explains its variety.
-PENDING = {"anaphor_gender_agreement", "anaphor_number_agreement", "causative", "drop_argument",
-           "intransitive", "irregular_past_participle_adjectives", "irregular_past_participle_verbs", "passive_1",
-           "passive_2", "principle_A_domain_2", "principle_A_domain_3", "transitive",
-           "wh_questions_object_gap", "wh_questions_subject_gap", "wh_questions_subject_gap_long_distance",
-           "wh_vs_that_with_gap", "wh_vs_that_with_gap_long_distance"}
+PENDING = {
+    "anaphor_gender_agreement",
+    "anaphor_number_agreement",
+    "causative",
+    "drop_argument",
+    "intransitive",
+    "irregular_past_participle_adjectives",
+    "irregular_past_participle_verbs",
+    "passive_1",
+    "passive_2",
+    "principle_A_domain_2",
+    "principle_A_domain_3",
+    "transitive",
+    "wh_questions_object_gap",
+    "wh_questions_subject_gap",
+    "wh_questions_subject_gap_long_distance",
+    "wh_vs_that_with_gap",
+    "wh_vs_that_with_gap_long_distance",
+}
 
 
 def load_tool():
@@ -87,5 +105,6 @@ def test_variety_wh_island_has_several_wh_words(tool, paradigms) -> None:
 def test_docs_variety_is_current(tool, paradigms) -> None:
     """Slow (1,000 pairs of every paradigm): run with --slow."""
     results = [tool.measure(p, 1000, 0) for p in paradigms.values()]
-    assert (REPO / "docs" / "variety.md").read_text(encoding="utf-8") == tool.render(results, 1000, 0), \
+    assert (REPO / "docs" / "variety.md").read_text(encoding="utf-8") == tool.render(results, 1000, 0), (
         "docs/variety.md is stale: run `PYTHONPATH=src python tools/variety.py -n 1000 --seed 0 -o docs/variety.md`"
+    )

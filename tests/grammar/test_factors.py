@@ -38,8 +38,9 @@ def test_factors_expand_into_one_branch_per_cell() -> None:
     loaded = parse_spec(EXAMPLE.read_text(), "example.yaml")
     design, spec = loaded.design, loaded.spec
     assert design.factors == (("attractor", ("none", "pp", "rc")), ("adjective", ("absent", "present")))
-    assert list(design.cells) == [f"attractor={a},adjective={b}" for a in ("none", "pp", "rc")
-                                  for b in ("absent", "present")]
+    assert list(design.cells) == [
+        f"attractor={a},adjective={b}" for a in ("none", "pp", "rc") for b in ("absent", "present")
+    ]
     assert design.cells["attractor=rc,adjective=present"] == {"attractor": "rc", "adjective": "present"}
     cell = spec.branches["attractor=rc,adjective=present"]
     assert list(cell.slots) == ["head", "verb", "args", "att", "rc", "adj"]
@@ -55,20 +56,33 @@ def test_factors_formulas_and_spacing() -> None:
     assert cell.good == "The {{ head }} near {{ att }} {{ verb }}."
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    (("good:", "branches: {b: {good: x, bad: y}}\ngood:"),
-     "small.yaml:18: branches: give factors or branches, not both"),
-    (("    pp:\n      slots:", "    pp:\n      colour: red\n      slots:"),
-     "small.yaml:14: factors.attractor.pp: a level has slots, text and lexicon only, not ['colour']"),
-    (("    none: {}\n", "    none: {lexicon: nonce}\n"),
-     "small.yaml:13: factors.attractor.none.lexicon: lexicon: one of default, colorless, not 'nonce' (nonce words "
-     "depend on the seed: use gen --lexicon-mode nonce)"),
-    (("good:", "  meaning: {plausible: {}, colorless: {lexicon: colorless}}\ngood:"),
-     "small.yaml:18: factors.meaning.colorless.lexicon: factor 'attractor' already chooses the lexicon"),
-    (("    none: {}\n    pp:", "    pp:"), "small.yaml:12: factors.attractor: a factor needs at least two levels"),
-    (("  attractor:", "  head:"),
-     "small.yaml:12: factors.head: factor name 'head' must be an identifier that is not a slot"),
-])
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            ("good:", "branches: {b: {good: x, bad: y}}\ngood:"),
+            "small.yaml:18: branches: give factors or branches, not both",
+        ),
+        (
+            ("    pp:\n      slots:", "    pp:\n      colour: red\n      slots:"),
+            "small.yaml:14: factors.attractor.pp: a level has slots, text and lexicon only, not ['colour']",
+        ),
+        (
+            ("    none: {}\n", "    none: {lexicon: nonce}\n"),
+            "small.yaml:13: factors.attractor.none.lexicon: lexicon: one of default, colorless, "
+            "not 'nonce' (nonce words depend on the seed: use gen --lexicon-mode nonce)",
+        ),
+        (
+            ("good:", "  meaning: {plausible: {}, colorless: {lexicon: colorless}}\ngood:"),
+            "small.yaml:18: factors.meaning.colorless.lexicon: factor 'attractor' already chooses the lexicon",
+        ),
+        (("    none: {}\n    pp:", "    pp:"), "small.yaml:12: factors.attractor: a factor needs at least two levels"),
+        (
+            ("  attractor:", "  head:"),
+            "small.yaml:12: factors.head: factor name 'head' must be an identifier that is not a slot",
+        ),
+    ],
+)
 def test_factors_errors_are_located(change: tuple[str, str], message: str) -> None:
     text = SMALL.replace(*change)
     if "meaning:" in text:  # two factors that choose the lexicon
@@ -83,11 +97,16 @@ def test_factors_level_chooses_the_lexicon_of_its_cells() -> None:
     text = SMALL.replace("good:", "  meaning: {plausible: {}, colorless: {lexicon: colorless}}\ngood:")
     design = parse_spec(text, "small.yaml").design
     assert design.lexicon_factor == "meaning"
-    assert design.lexicons == {"attractor=none,meaning=plausible": "default", "attractor=none,meaning=colorless":
-                               "colorless", "attractor=pp,meaning=plausible": "default",
-                               "attractor=pp,meaning=colorless": "colorless"}
-    assert design.matching({"meaning": ["colorless"]}) == ["attractor=none,meaning=colorless",
-                                                           "attractor=pp,meaning=colorless"]
+    assert design.lexicons == {
+        "attractor=none,meaning=plausible": "default",
+        "attractor=none,meaning=colorless": "colorless",
+        "attractor=pp,meaning=plausible": "default",
+        "attractor=pp,meaning=colorless": "colorless",
+    }
+    assert design.matching({"meaning": ["colorless"]}) == [
+        "attractor=none,meaning=colorless",
+        "attractor=pp,meaning=colorless",
+    ]
     assert parse_spec(SMALL, "small.yaml").design.lexicons == {}
 
 

@@ -18,12 +18,15 @@ linguistics_term: binding
 description: d
 contrast: [verb]
 """
-SPELLED = HEAD + """slots:
+SPELLED = (
+    HEAD
+    + """slots:
   subj: {{kind: dp, head: "(N and (human or domestic=pet)) or PN"}}
   verb: {{kind: verb_group, verb: "frames=intransitive and takes(arg1, subj)", subject: subj}}
 good: "{{{{ subj }}}} {{{{ verb }}}}."
 bad: "{{{{ verb }}}} {{{{ subj }}}}."
 """
+)
 
 
 def errors_of(text: str, file: str = "x.yaml", folders=None) -> str:
@@ -35,6 +38,7 @@ def errors_of(text: str, file: str = "x.yaml", folders=None) -> str:
 def generated(folder: Path, uid: str, n: int = 30) -> list[dict]:
     catalog = Catalog((str(folder),))
     from blimpgen.generators.generate import generate
+
     out = []
     for pair in generate(catalog.build([uid])[0], n, 7):
         record = pair.to_dict()
@@ -45,9 +49,11 @@ def generated(folder: Path, uid: str, n: int = 30) -> list[dict]:
 def test_fragments_formula_expands_to_the_spelled_out_query(tmp_path: Path) -> None:
     spelled = SPELLED.format(uid="s")
     local = spelled.replace('"(N and (human or domestic=pet)) or PN"', '"@agent"').replace(
-        "slots:", 'formulas:\n  agent: "(N and (human or domestic=pet)) or PN"\nslots:')
+        "slots:", 'formulas:\n  agent: "(N and (human or domestic=pet)) or PN"\nslots:'
+    )
     shipped = spelled.replace('"(N and (human or domestic=pet)) or PN"', '"@person_or_pet"').replace(
-        "slots:", "include: [subjects]\nslots:")
+        "slots:", "include: [subjects]\nslots:"
+    )
     outputs = []
     for name, text in (("spelled", spelled), ("local", local), ("shipped", shipped)):
         (tmp_path / name).mkdir()
@@ -69,13 +75,18 @@ def test_fragments_user_fragment_beside_the_spec_and_its_bytes_in_the_hash(tmp_p
     assert load_spec_file(spec).sha != first.sha
 
 
-@pytest.mark.parametrize(("change", "expected"), [
-    (('"(N and (human or domestic=pet)) or PN"', '"@persn"'),
-     "x.yaml:7: slots.subj.head: unknown formula @persn; did you mean 'person'?"),
-    (("slots:", "include: [nowhere]\nslots:"), "x.yaml:6: include[0]: no fragment _nowhere.yaml"),
-    (("slots:", "include: [sub-jects]\nslots:"), "x.yaml:6: include: include must be a fragment name or a list"),
-    (("slots:", "formulas:\n  bad name: N\nslots:"), "x.yaml:7: formulas.bad name: formula name"),
-])
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (
+            ('"(N and (human or domestic=pet)) or PN"', '"@persn"'),
+            "x.yaml:7: slots.subj.head: unknown formula @persn; did you mean 'person'?",
+        ),
+        (("slots:", "include: [nowhere]\nslots:"), "x.yaml:6: include[0]: no fragment _nowhere.yaml"),
+        (("slots:", "include: [sub-jects]\nslots:"), "x.yaml:6: include: include must be a fragment name or a list"),
+        (("slots:", "formulas:\n  bad name: N\nslots:"), "x.yaml:7: formulas.bad name: formula name"),
+    ],
+)
 def test_fragments_bad_formulas_are_located(change: tuple[str, str], expected: str) -> None:
     text = SPELLED.format(uid="x").replace(*change)
     if "@persn" in change[1]:
@@ -100,8 +111,10 @@ def test_fragments_keys_from_a_fragment_keep_their_file_and_line(tmp_path: Path)
 
 
 def test_fragments_the_spec_s_own_keys_and_formulas_win(tmp_path: Path) -> None:
-    (tmp_path / "_base.yaml").write_text('field: morphology\ndescription: from the fragment\n'
-                                         'formulas:\n  agent: "N and human"\n  thing: "N and not animate"\n')
+    (tmp_path / "_base.yaml").write_text(
+        "field: morphology\ndescription: from the fragment\n"
+        'formulas:\n  agent: "N and human"\n  thing: "N and not animate"\n'
+    )
     text = SPELLED.format(uid="x").replace('"(N and (human or domestic=pet)) or PN"', '"@agent"')
     text = text.replace("field: syntax\n", "").replace("slots:", 'include: base\nformulas:\n  agent: "PN"\nslots:')
     spec = tmp_path / "x.yaml"
@@ -131,11 +144,13 @@ def test_fragments_version_is_recorded_in_every_record(tmp_path: Path) -> None:
     assert {r["spec_version"] for r in records} == {3}
     assert {tuple(r["kinds"]) for r in records} == {("dp.v1", "verb_group.v1")}
     assert "x.yaml:5: version: Input should be greater than or equal to 1" in errors_of(
-        SPELLED.format(uid="x").replace("contrast:", "version: 0\ncontrast:"))
+        SPELLED.format(uid="x").replace("contrast:", "version: 0\ncontrast:")
+    )
 
 
 def test_fragments_shipped_records_carry_version_and_kinds() -> None:
     from blimpgen.generators.generate import generate
+
     pair = next(iter(generate(Catalog().build(["anaphor_gender_agreement"])[0], 1, 0)))
     record = json.loads(json.dumps(pair.to_dict()))
     assert record["spec_version"] >= 1 and all(kind.rsplit(".v", 1)[1].isdigit() for kind in record["kinds"])
@@ -155,8 +170,11 @@ def test_fragments_method_flags_follow_the_prefix_blocks() -> None:
 def test_fragments_old_parameter_names_still_read_and_located(tmp_path: Path) -> None:
     """`where` is the head formula of every kind; dp's `head` and verb_group's `verb` (and
     clause's `subject` / `verb`) are old names, still read, with errors at the key written."""
-    new = SPELLED.format(uid="s").replace("{kind: dp, head:", "{kind: dp, where:").replace(
-        '{kind: verb_group, verb:', '{kind: verb_group, where:')
+    new = (
+        SPELLED.format(uid="s")
+        .replace("{kind: dp, head:", "{kind: dp, where:")
+        .replace("{kind: verb_group, verb:", "{kind: verb_group, where:")
+    )
     outputs = []
     for name, text in (("old", SPELLED.format(uid="s")), ("new", new)):
         (tmp_path / name).mkdir()

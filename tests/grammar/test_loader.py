@@ -35,13 +35,16 @@ def test_loader_reordering_is_lexically_identical() -> None:
     assert parse_spec(SPEC, "tiny.yaml").spec.lexically_identical() is True
 
 
-@pytest.mark.parametrize("good,bad,identical", [
-    ("{{ a }} {{ b }}.", "{{ b }} {{ a }}.", True),
-    ("{{ a }} {{ b }}.", "{{ a | flip('number') }} {{ b }}.", True),
-    ("{{ a }} not {{ b }}.", "{{ a }} {{ b }} not.", True),
-    ("{{ a }} {{ b }}.", "{{ a }} ever {{ b }}.", False),
-    ("Even {{ a }} {{ b }}.", "Only {{ a }} {{ b }}.", False),
-])
+@pytest.mark.parametrize(
+    "good,bad,identical",
+    [
+        ("{{ a }} {{ b }}.", "{{ b }} {{ a }}.", True),
+        ("{{ a }} {{ b }}.", "{{ a | flip('number') }} {{ b }}.", True),
+        ("{{ a }} not {{ b }}.", "{{ a }} {{ b }} not.", True),
+        ("{{ a }} {{ b }}.", "{{ a }} ever {{ b }}.", False),
+        ("Even {{ a }} {{ b }}.", "Only {{ a }} {{ b }}.", False),
+    ],
+)
 def test_loader_lexically_identical_is_computed(good: str, bad: str, identical: bool) -> None:
     assert (lexical_items(good) == lexical_items(bad)) is identical
 

@@ -33,11 +33,31 @@ def deep(depth: int) -> object:
 
 
 GARBAGE = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.integers(min_value=10**20, max_value=10**400),
-    st.floats(allow_nan=True), st.text(max_size=40),
-    st.sampled_from(["{{", "}}", "{% if %}", "{{ x.__class__ }}", "N and (", "fits(", "takes(a,", "kind",
-                     "word", "{{ subj | flip('nope') }}", "\x07", "é" * 50, "a" * 2000]),
-    st.lists(st.text(max_size=5), max_size=3), st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.integers(min_value=10**20, max_value=10**400),
+    st.floats(allow_nan=True),
+    st.text(max_size=40),
+    st.sampled_from(
+        [
+            "{{",
+            "}}",
+            "{% if %}",
+            "{{ x.__class__ }}",
+            "N and (",
+            "fits(",
+            "takes(a,",
+            "kind",
+            "word",
+            "{{ subj | flip('nope') }}",
+            "\x07",
+            "é" * 50,
+            "a" * 2000,
+        ]
+    ),
+    st.lists(st.text(max_size=5), max_size=3),
+    st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
     st.integers(min_value=10, max_value=120).map(deep),
 )
 
@@ -99,8 +119,13 @@ def test_robustness_reader_errors_are_located(text: str, line: int) -> None:
 # ----------------------------------------------------------------------------- sandbox
 
 ESCAPES = [
-    "{{ x.__class__ }}", "{{ x.__class__.__mro__[1].__subclasses__() }}", "{{ f.__globals__ }}",
-    "{{ f.__code__ }}", "{{ x|attr('__class__') }}", "{{ x['__class__'] }}", "{{ w.__init__.__globals__ }}",
+    "{{ x.__class__ }}",
+    "{{ x.__class__.__mro__[1].__subclasses__() }}",
+    "{{ f.__globals__ }}",
+    "{{ f.__code__ }}",
+    "{{ x|attr('__class__') }}",
+    "{{ x['__class__'] }}",
+    "{{ w.__init__.__globals__ }}",
     "{{ f.__builtins__ }}",
 ]
 
@@ -112,10 +137,15 @@ def test_robustness_sandbox_blocks_python_internals(source: str) -> None:
         env.from_string(source).render(x="a", f=lambda: 0, w=object())
 
 
-@pytest.mark.parametrize("source", [
-    "{% include '/etc/passwd' %}", "{% import 'os' as os %}", "{% extends '/etc/passwd' %}",
-    "{% from 'os' import system %}",
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "{% include '/etc/passwd' %}",
+        "{% import 'os' as os %}",
+        "{% extends '/etc/passwd' %}",
+        "{% from 'os' import system %}",
+    ],
+)
 def test_robustness_sandbox_reads_no_files(source: str) -> None:
     env = make_environment(None)
     with pytest.raises(TemplateRenderError):  # no loader: nothing can be read
@@ -128,21 +158,26 @@ def test_robustness_sandbox_has_no_builtins(source: str) -> None:
         make_environment(None).from_string(source).render()
 
 
-@pytest.mark.parametrize("template,message", [
-    ("{{ noun.__class__ }}", "attribute '__class__' is not allowed"),
-    ("{{ noun.flip.__globals__ }}", "attribute '__globals__' is not allowed"),
-    ("{{ noun['__dict__'] }}", "attribute '__dict__' is not allowed"),
-    ("{{ noun | attr('__class__') }}", "the attr filter is not allowed"),
-    ("{% include '/etc/passwd' %}{{ noun }}", "'include' is not allowed"),
-    ("{% import 'os' as os %}{{ noun }}", "'import' is not allowed"),
-    ("{% extends 'base' %}{{ noun }}", "'extends' is not allowed"),
-    ("{{ 9 ** 9 ** 9 }}{{ noun }}", "arithmetic"),
-    ("{{ range(99) }}{{ noun }}", "'range' is not available"),
-    ("{{ cycler }}{{ noun }}", "'cycler' is not available"),
-])
+@pytest.mark.parametrize(
+    "template,message",
+    [
+        ("{{ noun.__class__ }}", "attribute '__class__' is not allowed"),
+        ("{{ noun.flip.__globals__ }}", "attribute '__globals__' is not allowed"),
+        ("{{ noun['__dict__'] }}", "attribute '__dict__' is not allowed"),
+        ("{{ noun | attr('__class__') }}", "the attr filter is not allowed"),
+        ("{% include '/etc/passwd' %}{{ noun }}", "'include' is not allowed"),
+        ("{% import 'os' as os %}{{ noun }}", "'import' is not allowed"),
+        ("{% extends 'base' %}{{ noun }}", "'extends' is not allowed"),
+        ("{{ 9 ** 9 ** 9 }}{{ noun }}", "arithmetic"),
+        ("{{ range(99) }}{{ noun }}", "'range' is not available"),
+        ("{{ cycler }}{{ noun }}", "'cycler' is not available"),
+    ],
+)
 def test_robustness_loader_rejects_escapes_with_the_line(template: str, message: str) -> None:
-    text = (f"uid: x\nfield: syntax\nlinguistics_term: t\ndescription: d\ncontrast: [noun]\n"
-            f"slots:\n  noun: {{kind: word, where: N}}\ngood: {template!r}\nbad: '{{{{ noun }}}}s'\n")
+    text = (
+        f"uid: x\nfield: syntax\nlinguistics_term: t\ndescription: d\ncontrast: [noun]\n"
+        f"slots:\n  noun: {{kind: word, where: N}}\ngood: {template!r}\nbad: '{{{{ noun }}}}s'\n"
+    )
     with pytest.raises(SpecErrors) as info:
         parse_spec(text, "x.yaml")
     assert f"x.yaml:8: good: {message}" in str(info.value)

@@ -106,6 +106,7 @@ def guard(seconds: float = GUARD_SECONDS):
     A signal cannot stop a long call inside C code (a tokenizer on a 50 MB line): an input that
     may do that runs in a subprocess (:func:`proc`) with a timeout instead.
     """
+
     def alarm(signum: int, frame: object) -> None:
         raise CaseHang(f"still running after {seconds} s")
 
@@ -135,6 +136,7 @@ def _expand(args: Sequence[str], ws: Path, ctx: dict) -> list[str]:
 
 def cli(*args: str, env: dict[str, str] | None = None, stdin: str | None = None) -> Command:
     """``blimpgen ARGS`` in this process, in the workspace, with ``env`` added to the environment."""
+
     def runner(ws: Path, ctx: dict) -> Outcome:
         from blimpgen.cli import main
 
@@ -164,14 +166,27 @@ def cli(*args: str, env: dict[str, str] | None = None, stdin: str | None = None)
     return Command("blimpgen " + " ".join(args), runner)
 
 
-def proc(*args: str, env: dict[str, str] | None = None, prepare: Callable[[], None] | None = None,
-         interact: Callable[[subprocess.Popen, Path], None] | None = None, timeout: float = GUARD_SECONDS,
-         stdout: int | None = subprocess.PIPE) -> Command:
+def proc(
+    *args: str,
+    env: dict[str, str] | None = None,
+    prepare: Callable[[], None] | None = None,
+    interact: Callable[[subprocess.Popen, Path], None] | None = None,
+    timeout: float = GUARD_SECONDS,
+    stdout: int | None = subprocess.PIPE,
+) -> Command:
     """``blimpgen ARGS`` in a subprocess; ``interact(process, ws)`` may signal it before it ends."""
+
     def runner(ws: Path, ctx: dict) -> Outcome:
         argv = [sys.executable, "-c", "from blimpgen.cli import main; main()", *_expand(args, ws, ctx)]
-        process = subprocess.Popen(argv, cwd=ws, env={**os.environ, **(env or {})}, stdout=stdout,
-                                   stderr=subprocess.PIPE, preexec_fn=prepare, start_new_session=True)
+        process = subprocess.Popen(
+            argv,
+            cwd=ws,
+            env={**os.environ, **(env or {})},
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            preexec_fn=prepare,
+            start_new_session=True,
+        )
         try:
             if interact is not None:
                 interact(process, ws)
@@ -189,6 +204,7 @@ def proc(*args: str, env: dict[str, str] | None = None, prepare: Callable[[], No
 
 def py(function: Callable[[Path], Any], label: str = "") -> Command:
     """A library call: ``function(ws)``; a BlimpgenError is a clean error, anything else a crash."""
+
     def runner(ws: Path, ctx: dict) -> Outcome:
         from blimpgen.errors import BlimpgenError
 
@@ -212,6 +228,7 @@ def py(function: Callable[[Path], Any], label: str = "") -> Command:
 
 def load_spec(name: str) -> Command:
     """Load and build a spec file against the test lexicon (no UID rule: the file is not in a catalogue)."""
+
     def load(ws: Path) -> None:
         from blimpgen.generators import build_paradigm
         from blimpgen.grammar.loader import load_spec_file
@@ -223,6 +240,7 @@ def load_spec(name: str) -> Command:
 
 def load_rows(name: str) -> Command:
     """Check a file of lexicon rows against the shipped feature inventory."""
+
     def load(ws: Path) -> None:
         from blimpgen.vocab.features import load_inventory
         from blimpgen.vocab.lexicon import load_lexicon_files
@@ -234,6 +252,7 @@ def load_rows(name: str) -> Command:
 
 def load_overlay(name: str) -> Command:
     """Load the shipped lexicon plus one overlay file."""
+
     def load(ws: Path) -> None:
         from blimpgen.vocab.overlays import load_lexicon_with_overlays
 
@@ -252,8 +271,11 @@ def _mini_lexicon():
         from blimpgen.vocab import load_lexicon_files
 
         function_words = resources.files("blimpgen.vocab") / "data" / "lexicon" / "function_words.tsv"
-        _MINI.append(load_lexicon_files([REPO / "tests" / "fixtures" / "lexicon" / "mini.tsv", str(function_words)],
-                                        include_shipped=False))
+        _MINI.append(
+            load_lexicon_files(
+                [REPO / "tests" / "fixtures" / "lexicon" / "mini.tsv", str(function_words)], include_shipped=False
+            )
+        )
     return _MINI[0]
 
 

@@ -53,8 +53,10 @@ def tpl(uid: str, x: str) -> str:
 
 def chk(uid: str, n: int = 5) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """CHK: ``blimpgen check P`` and ``blimpgen gen`` of the paradigm into out.jsonl."""
-    return (("check", "P"),
-            ("gen", "--paradigm", uid, "--paradigm-path", "P", "-n", str(n), "--quiet", "-o", "out.jsonl"))
+    return (
+        ("check", "P"),
+        ("gen", "--paradigm", uid, "--paradigm-path", "P", "-n", str(n), "--quiet", "-o", "out.jsonl"),
+    )
 
 
 # ----------------------------------------------------------------------------- shared data
@@ -110,12 +112,23 @@ def build_model(folder: Path, corpus: Path) -> None:
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     tok.decoder = decoders.ByteLevel()
     texts = corpus.read_text(encoding="utf-8").splitlines()
-    tok.train_from_iterator(texts, trainers.BpeTrainer(vocab_size=300, special_tokens=["<|endoftext|>"],
-                                                        initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+    tok.train_from_iterator(
+        texts,
+        trainers.BpeTrainer(
+            vocab_size=300, special_tokens=["<|endoftext|>"], initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
+        ),
+    )
     tokenizer = PreTrainedTokenizerFast(tokenizer_object=tok, bos_token="<|endoftext|>", eos_token="<|endoftext|>")
     torch.manual_seed(0)
-    config = GPT2Config(vocab_size=len(tokenizer), n_positions=64, n_embd=64, n_layer=2, n_head=2,
-                        bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id)
+    config = GPT2Config(
+        vocab_size=len(tokenizer),
+        n_positions=64,
+        n_embd=64,
+        n_layer=2,
+        n_head=2,
+        bos_token_id=tokenizer.bos_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+    )
     model = GPT2LMHeadModel(config).eval()
     model.save_pretrained(folder)
     tokenizer.save_pretrained(folder)

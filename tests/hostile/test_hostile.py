@@ -24,9 +24,17 @@ from tests.hostile import (
 from tests.hostile.corpus import Case, materialise, outcome_problems
 from tests.hostile.prerequisites import Prerequisites
 
-CASES: list[Case] = [*cases_files.CASES, *cases_spec.SPEC_CASES, *cases_templates.TEMPLATE_CASES,
-                     *cases_templates.RUNTIME_CASES, *cases_lexicon.CASES, *cases_cli.CASES, *cases_eval.CASES,
-                     *cases_validate.CASES, *cases_export.CASES]
+CASES: list[Case] = [
+    *cases_files.CASES,
+    *cases_spec.SPEC_CASES,
+    *cases_templates.TEMPLATE_CASES,
+    *cases_templates.RUNTIME_CASES,
+    *cases_lexicon.CASES,
+    *cases_cli.CASES,
+    *cases_eval.CASES,
+    *cases_validate.CASES,
+    *cases_export.CASES,
+]
 
 
 @pytest.fixture(scope="session")

@@ -30,13 +30,46 @@ from tests.hostile.corpus import MAX_ERROR_LINE, REPO
 
 GARBAGE_TEXT = st.one_of(
     st.text(max_size=30),
-    st.sampled_from(["", " ", "\x00", "\ufeff", "\u2028", "\u202e", "\r", "\t", "=HYPERLINK(\"x\")", "nan",
-                     "Infinity", "-1", "1e999", "²", "é" * 50, "a" * 5000, "{{ x }}", "#", "a=b", "N:x:y", "'",
-                     '"', ",", "\\", "[", "{"]),
+    st.sampled_from(
+        [
+            "",
+            " ",
+            "\x00",
+            "\ufeff",
+            "\u2028",
+            "\u202e",
+            "\r",
+            "\t",
+            '=HYPERLINK("x")',
+            "nan",
+            "Infinity",
+            "-1",
+            "1e999",
+            "²",
+            "é" * 50,
+            "a" * 5000,
+            "{{ x }}",
+            "#",
+            "a=b",
+            "N:x:y",
+            "'",
+            '"',
+            ",",
+            "\\",
+            "[",
+            "{",
+        ]
+    ),
 )
-GARBAGE = st.one_of(GARBAGE_TEXT, st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True),
-                    st.lists(st.integers(), max_size=3), st.dictionaries(st.text(max_size=5), st.integers(),
-                                                                         max_size=2))
+GARBAGE = st.one_of(
+    GARBAGE_TEXT,
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=True),
+    st.lists(st.integers(), max_size=3),
+    st.dictionaries(st.text(max_size=5), st.integers(), max_size=2),
+)
 
 
 def damage_bytes(data: bytes, draw: st.DataObject) -> bytes:
@@ -48,7 +81,7 @@ def damage_bytes(data: bytes, draw: st.DataObject) -> bytes:
     if action == "insert":
         return data[:at] + draw.draw(st.binary(min_size=1, max_size=8)) + data[at:]
     if action == "replace":
-        return data[:at] + draw.draw(st.binary(min_size=1, max_size=1)) + data[at + 1:]
+        return data[:at] + draw.draw(st.binary(min_size=1, max_size=1)) + data[at + 1 :]
     if action == "bom":
         return b"\xef\xbb\xbf" + data
     lines = data.split(b"\n")
@@ -73,8 +106,10 @@ def assert_clean(exc: BlimpgenError) -> None:
 def _pairs() -> list[dict]:
     from tests.hostile.cases_validate import record
 
-    return [record("npi_present_1" if i % 2 else "wh_island", i, f"The cat {i} sleeps.", f"The cat {i} sleep.")
-            for i in range(6)]
+    return [
+        record("npi_present_1" if i % 2 else "wh_island", i, f"The cat {i} sleeps.", f"The cat {i} sleep.")
+        for i in range(6)
+    ]
 
 
 def _scorer():
@@ -98,8 +133,24 @@ def mutate_record(records: list[Any], draw: st.DataObject) -> list[Any]:  # a re
     elif action == "replace":
         record[draw.draw(st.sampled_from(keys))] = draw.draw(GARBAGE)
     elif action == "add":
-        record[draw.draw(st.sampled_from(["item_type", "scorer", "tie_policy", "correct", "x", "pair_id", "contexts",
-                                          "expected", "control", "good"]))] = draw.draw(GARBAGE)
+        record[
+            draw.draw(
+                st.sampled_from(
+                    [
+                        "item_type",
+                        "scorer",
+                        "tie_policy",
+                        "correct",
+                        "x",
+                        "pair_id",
+                        "contexts",
+                        "expected",
+                        "control",
+                        "good",
+                    ]
+                )
+            )
+        ] = draw.draw(GARBAGE)
     else:
         records[records.index(record)] = draw.draw(GARBAGE)
     return records
@@ -170,8 +221,10 @@ def _mini_sources() -> tuple[tuple[str, str], ...]:
 
     function_words = resources.files("blimpgen.vocab") / "data" / "lexicon" / "function_words.tsv"
     mini = REPO / "tests" / "fixtures" / "lexicon" / "mini.tsv"
-    return (("mini.tsv", mini.read_text(encoding="utf-8")),
-            ("function_words.tsv", function_words.read_text(encoding="utf-8")))
+    return (
+        ("mini.tsv", mini.read_text(encoding="utf-8")),
+        ("function_words.tsv", function_words.read_text(encoding="utf-8")),
+    )
 
 
 def _load_overlay(path: Path) -> None:
@@ -207,8 +260,9 @@ def mutate_tree(value: object, draw: st.DataObject, depth: int = 0) -> object:
         elif action == "replace":
             value[key] = draw.draw(GARBAGE)
         elif action == "add":
-            value[draw.draw(st.sampled_from(["features", "entries", "categories", "values", "type", "x"]))] = \
-                draw.draw(GARBAGE)
+            value[draw.draw(st.sampled_from(["features", "entries", "categories", "values", "type", "x"]))] = draw.draw(
+                GARBAGE
+            )
         else:
             value[key] = mutate_tree(value[key], draw, depth + 1)
     elif isinstance(value, list) and value and depth < 4:
@@ -238,8 +292,9 @@ def test_mutations_overlay_yaml(data: st.DataObject) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "w.yaml"
         if data.draw(st.booleans()):
-            path.write_text(yaml.safe_dump(mutate_tree(yaml.safe_load(YAML), data), allow_unicode=True),
-                            encoding="utf-8")
+            path.write_text(
+                yaml.safe_dump(mutate_tree(yaml.safe_load(YAML), data), allow_unicode=True), encoding="utf-8"
+            )
         else:
             path.write_bytes(damage_bytes(YAML.encode("utf-8"), data))
         try:

@@ -21,14 +21,29 @@ from blimpgen.records import (
 )
 from blimpgen.records.types import spec_tag
 
-PAIR = MinimalPair("A cat sleeps.", "A cat sleep.", "agr", pair_id="agr-00000", seed=3, lexicon_hash="abc",
-                   slots={"noun": "cat:N:sg"})
-ITEM = ProbeItem(item_id="age-00000", UID="age", item_type="multiple_choice", context="Ten is [MASK] than two.",
-                 candidates=("smaller", "larger"), answer="larger", seed=3, spec_hash="def")
+PAIR = MinimalPair(
+    "A cat sleeps.", "A cat sleep.", "agr", pair_id="agr-00000", seed=3, lexicon_hash="abc", slots={"noun": "cat:N:sg"}
+)
+ITEM = ProbeItem(
+    item_id="age-00000",
+    UID="age",
+    item_type="multiple_choice",
+    context="Ten is [MASK] than two.",
+    candidates=("smaller", "larger"),
+    answer="larger",
+    seed=3,
+    spec_hash="def",
+)
 
 
-@pytest.mark.parametrize("raw, tag", [({"uid": "x", "item": "multiple_choice"}, "probe"), ({"uid": "x"}, "paradigm"),
-                                      (["not", "a", "mapping"], "paradigm")])
+@pytest.mark.parametrize(
+    "raw, tag",
+    [
+        ({"uid": "x", "item": "multiple_choice"}, "probe"),
+        ({"uid": "x"}, "paradigm"),
+        (["not", "a", "mapping"], "paradigm"),
+    ],
+)
 def test_records_spec_tag_reads_the_item_key(raw: object, tag: str) -> None:
     assert spec_tag(raw) == tag
 
@@ -53,10 +68,13 @@ def test_records_dumps_is_byte_stable() -> None:
     assert dumps_record(PAIR) == dumps_record(MinimalPair.from_dict(json.loads(dumps_record(PAIR))))
 
 
-@pytest.mark.parametrize("reader, record, message", [
-    (read_pairs, ITEM, "a probe item, not a minimal pair (it has an 'item_type' field)"),
-    (read_items, PAIR, "a minimal pair, not a probe item (no 'item_type' field)"),
-])
+@pytest.mark.parametrize(
+    "reader, record, message",
+    [
+        (read_pairs, ITEM, "a probe item, not a minimal pair (it has an 'item_type' field)"),
+        (read_items, PAIR, "a minimal pair, not a probe item (no 'item_type' field)"),
+    ],
+)
 def test_records_wrong_type_is_a_located_data_error(tmp_path: Path, reader, record, message: str) -> None:
     path = tmp_path / "data.jsonl"
     write_records_file([record], path)
@@ -65,8 +83,13 @@ def test_records_wrong_type_is_a_located_data_error(tmp_path: Path, reader, reco
     assert (caught.value.file, caught.value.line, str(caught.value)) == (str(path), 1, f"{path}:1: {message}")
 
 
-@pytest.mark.parametrize("change, message", [({"seed": "3"}, "seed must be an integer, got '3'"),
-                                             ({"slots": {"a": 1}}, "field 'slots' must be an object of strings")])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"seed": "3"}, "seed must be an integer, got '3'"),
+        ({"slots": {"a": 1}}, "field 'slots' must be an object of strings"),
+    ],
+)
 def test_records_provenance_is_checked_for_every_type(tmp_path: Path, change: dict, message: str) -> None:
     for record in (PAIR, ITEM):
         path = tmp_path / "bad.jsonl"

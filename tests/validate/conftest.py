@@ -15,8 +15,12 @@ from blimpgen.validate.page import ELAPSED_FIELD, HIT_FIELD, HONEYPOT_FIELD, NAT
 from blimpgen.validate.simulate import START, Submission
 
 DATA = Path(__file__).parent / "data"
-UIDS = ("anaphor_gender_agreement", "determiner_noun_agreement_1", "regular_plural_subject_verb_agreement_1",
-        "wh_vs_that_no_gap")
+UIDS = (
+    "anaphor_gender_agreement",
+    "determiner_noun_agreement_1",
+    "regular_plural_subject_verb_agreement_1",
+    "wh_vs_that_no_gap",
+)
 
 
 @pytest.fixture(scope="session")
@@ -45,15 +49,36 @@ def write_jsonl(folder: Path, uid: str, pairs: list[tuple[str, str]]) -> Path:
     path = folder / f"{uid}.jsonl"
     with path.open("w", encoding="utf-8") as handle:
         for index, (good, bad) in enumerate(pairs):
-            handle.write(json.dumps({
-                "sentence_good": good, "sentence_bad": bad, "field": "syntax", "linguistics_term": "test_term",
-                "UID": uid, "simple_LM_method": True, "one_prefix_method": False, "two_prefix_method": False,
-                "lexically_identical": False, "pairID": str(index)}) + "\n")
+            handle.write(
+                json.dumps(
+                    {
+                        "sentence_good": good,
+                        "sentence_bad": bad,
+                        "field": "syntax",
+                        "linguistics_term": "test_term",
+                        "UID": uid,
+                        "simple_LM_method": True,
+                        "one_prefix_method": False,
+                        "two_prefix_method": False,
+                        "lexically_identical": False,
+                        "pairID": str(index),
+                    }
+                )
+                + "\n"
+            )
     return path
 
 
-def answers_for(batch: LoadedBatch, code: str, *, correct: bool = True, check_correct: bool = True,
-                native: str = "yes", honeypot: str = "", wrong_uids: tuple[str, ...] = ()) -> dict[str, str]:
+def answers_for(
+    batch: LoadedBatch,
+    code: str,
+    *,
+    correct: bool = True,
+    check_correct: bool = True,
+    native: str = "yes",
+    honeypot: str = "",
+    wrong_uids: tuple[str, ...] = (),
+) -> dict[str, str]:
     """Form fields a worker would send for HIT ``code``."""
     answers = {HIT_FIELD: code, NATIVE_FIELD: native, HONEYPOT_FIELD: honeypot, ELAPSED_FIELD: "30.0"}
     for item in batch.hits[code].items:
@@ -62,9 +87,23 @@ def answers_for(batch: LoadedBatch, code: str, *, correct: bool = True, check_co
     return answers
 
 
-def submission(batch: LoadedBatch, code: str, worker: str, *, seconds: int = 120, minute: int = 0,
-               status: str = "Submitted", **kwargs: object) -> Submission:
+def submission(
+    batch: LoadedBatch,
+    code: str,
+    worker: str,
+    *,
+    seconds: int = 120,
+    minute: int = 0,
+    status: str = "Submitted",
+    **kwargs: object,
+) -> Submission:
     """A :class:`Submission` with :func:`answers_for` answers, accepted ``minute`` minutes after START."""
-    return Submission(hit_code=code, worker_id=worker, answers=answers_for(batch, code, **kwargs), seconds=seconds,
-                      accept_time=START + timedelta(minutes=minute), status=status,
-                      assignment_id=f"ASSIGN-{code}-{worker}-{minute}")
+    return Submission(
+        hit_code=code,
+        worker_id=worker,
+        answers=answers_for(batch, code, **kwargs),
+        seconds=seconds,
+        accept_time=START + timedelta(minutes=minute),
+        status=status,
+        assignment_id=f"ASSIGN-{code}-{worker}-{minute}",
+    )

@@ -48,8 +48,12 @@ def test_batch_page_reveals_no_kind_paradigm_or_pair(tmp_path: Path) -> None:
     _write(tmp_path / "hits", questions=True)
     batch = load_batch(tmp_path / "hits")
     folder = tmp_path / "hits"
-    pages = [folder / "layout.html", folder / "batch.csv", *folder.glob("preview/*.html"),
-             *folder.glob("questions/*.xml")]
+    pages = [
+        folder / "layout.html",
+        folder / "batch.csv",
+        *folder.glob("preview/*.html"),
+        *folder.glob("questions/*.xml"),
+    ]
     secrets = {item.uid for hit in batch.hits.values() for item in hit.items if item.uid}
     secrets |= {item.pair_id for hit in batch.hits.values() for item in hit.items}
     secrets |= {item.code for hit in batch.hits.values() for item in hit.items}
@@ -60,8 +64,11 @@ def test_batch_page_reveals_no_kind_paradigm_or_pair(tmp_path: Path) -> None:
         assert not re.search(r"\bcheck\b|filler", lowered), path
         for secret in secrets:
             assert secret not in text, (path, secret)
-    ids = [row[f"s{item.slot}_id"] for row, hit in zip(batch.batch_rows(), batch.hits.values(), strict=True)
-           for item in hit.items]
+    ids = [
+        row[f"s{item.slot}_id"]
+        for row, hit in zip(batch.batch_rows(), batch.hits.values(), strict=True)
+        for item in hit.items
+    ]
     assert all(re.fullmatch(r"[0-9a-f]{16}", value) for value in ids)
     assert len(set(ids)) == len(ids)  # a check's id looks like, and is as unique as, a test item's
     again = tmp_path / "again"
@@ -84,8 +91,16 @@ def test_batch_properties(tmp_path: Path) -> None:
     _write(tmp_path / "hits")
     properties = json.loads((tmp_path / "hits" / "hit_properties.json").read_text())
     assert properties["MaxAssignments"] == 7 <= 9
-    assert {"Title", "Description", "Keywords", "Reward", "AssignmentDurationInSeconds", "LifetimeInSeconds",
-            "AutoApprovalDelayInSeconds", "QualificationRequirements"} <= set(properties)
+    assert {
+        "Title",
+        "Description",
+        "Keywords",
+        "Reward",
+        "AssignmentDurationInSeconds",
+        "LifetimeInSeconds",
+        "AutoApprovalDelayInSeconds",
+        "QualificationRequirements",
+    } <= set(properties)
     design = properties["blimpgen"]
     assert design["judgments_per_pair"] == 21 and design["replicas_per_list"] == 3
     assert design["cost"]["assignments"] == design["hits"] * 7
@@ -99,12 +114,16 @@ def test_batch_refuses_to_overwrite_without_force(tmp_path: Path) -> None:
 
 
 def test_batch_hostile_sentences_are_escaped_in_batch_csv(tmp_path: Path) -> None:
-    good = ["It's \"fine\" & <good> today, friend.", "She said 'yes' to the offer.", "Tom & Ann left early today.",
-            "The cat sat on the mat there."]
+    good = [
+        'It\'s "fine" & <good> today, friend.',
+        "She said 'yes' to the offer.",
+        "Tom & Ann left early today.",
+        "The cat sat on the mat there.",
+    ]
     data = write_jsonl(tmp_path / "data", "hostile", [(g, g[:-1] + " extra.") for g in good])
     write_batch(data.parent, tmp_path / "hits", BatchOptions(pairs_per_paradigm=2, judgments=3, items_per_hit=2))
     text = (tmp_path / "hits" / "batch.csv").read_text(encoding="utf-8")
-    assert "<good>" not in text and "&lt;good>" in text and "It's \"\"fine\"\" &amp;" in text
+    assert "<good>" not in text and "&lt;good>" in text and 'It\'s ""fine"" &amp;' in text
 
 
 def test_batch_load_reports_damaged_key_lines(tmp_path: Path) -> None:

@@ -26,29 +26,48 @@ from .conftest import write_jsonl
 
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():
-    pytest.skip(f"{CHROMIUM} not found: install Debian's chromium (apt-get install -y chromium)",
-                allow_module_level=True)
+    pytest.skip(
+        f"{CHROMIUM} not found: install Debian's chromium (apt-get install -y chromium)", allow_module_level=True
+    )
 try:
     from playwright.sync_api import Browser, Page, sync_playwright
 except ImportError:
-    pytest.skip("playwright is not installed: pip install playwright (never `playwright install`)",
-                allow_module_level=True)
+    pytest.skip(
+        "playwright is not installed: pip install playwright (never `playwright install`)", allow_module_level=True
+    )
 
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 PREVIEW = "ASSIGNMENT_ID_NOT_AVAILABLE"
 HOSTILE_A = [
-    ("It's \"quoted\" & <b>bold</b> here, friend.", "It's \"quoted\" & <b>bold</b> here, friends friend."),
-    ("She said </span><script>window.pwned = 1</script> loudly today.",
-     "She say </span><script>window.pwned = 1</script> loudly today."),
+    ('It\'s "quoted" & <b>bold</b> here, friend.', 'It\'s "quoted" & <b>bold</b> here, friends friend.'),
+    (
+        "She said </span><script>window.pwned = 1</script> loudly today.",
+        "She say </span><script>window.pwned = 1</script> loudly today.",
+    ),
     ("Tom & Ann's <i>dog</i> barks at night.", "Tom & Ann's <i>dog</i> bark at night."),
     ("The ]]> marker isn't a problem ${s1_a} here.", "The ]]> marker aren't a problem ${s1_a} here."),
     ("Who said 'hello' to the new teacher?", "Who said 'hello' to the new teachers teacher?"),
-    ("A cat with \U0001F600 on it is sleeping.", "A cat with \U0001F600 on it are sleeping."),
+    ("A cat with \U0001f600 on it is sleeping.", "A cat with \U0001f600 on it are sleeping."),
 ]
-HOSTILE_B = [(f"The {noun} near the old gate {verb} loudly.", f"The {noun} near the old gate {bad} loudly.")
-             for noun, verb, bad in [("dog", "barks", "bark"), ("bird", "sings", "sing"), ("child", "laughs", "laugh"),
-                                     ("baby", "cries", "cry"), ("owl", "hoots", "hoot"), ("goat", "bleats", "bleat")]]
+HOSTILE_B = [
+    (f"The {noun} near the old gate {verb} loudly.", f"The {noun} near the old gate {bad} loudly.")
+    for noun, verb, bad in [
+        ("dog", "barks", "bark"),
+        ("bird", "sings", "sing"),
+        ("child", "laughs", "laugh"),
+        ("baby", "cries", "cry"),
+        ("owl", "hoots", "hoot"),
+        ("goat", "bleats", "bleat"),
+    ]
+]
 
 
 class _Capture(BaseHTTPRequestHandler):
@@ -139,8 +158,15 @@ def _open(page: Page, server: str, code: str, **params: str) -> None:
 
 
 def _work(page: Page, server: str, code: str, worker: str) -> None:
-    _open(page, server, code, assignmentId=f"ASG-{code}-{worker}", hitId=f"HIT-{code}", workerId=worker,
-          turkSubmitTo=server)
+    _open(
+        page,
+        server,
+        code,
+        assignmentId=f"ASG-{code}-{worker}",
+        hitId=f"HIT-{code}",
+        workerId=worker,
+        turkSubmitTo=server,
+    )
 
 
 def _answer(page: Page, batch: LoadedBatch, code: str, *, wrong_uid: str = "", fail_check: bool = False) -> None:
@@ -174,11 +200,13 @@ def test_browser_radio_groups_required_and_counter(page: Page, server: str, batc
     _work(page, server, code, "WREQ")
     assert not page.is_visible("#bg-preview-note")
     names = page.eval_on_selector_all(
-        "#mturk_form input[type=radio]", "els => [...new Set(els.filter(e => e.form).map(e => e.name))]")
+        "#mturk_form input[type=radio]", "els => [...new Set(els.filter(e => e.form).map(e => e.name))]"
+    )
     slots = len(batch.hits[code].items)
     assert names == [f"q{slot}" for slot in range(1, slots + 1)] + ["native"]
-    assert page.eval_on_selector_all("#mturk_form input[type=radio]", "els => els.filter(e => e.form)"
-                                     ".every(e => e.required)")
+    assert page.eval_on_selector_all(
+        "#mturk_form input[type=radio]", "els => els.filter(e => e.form).every(e => e.required)"
+    )
     values = page.eval_on_selector_all('input[name="q1"]', "els => els.map(e => e.value)")
     assert values == ["1", "2"]
     assert page.text_content("#bg-answered") == "0"
@@ -207,8 +235,15 @@ def test_browser_honeypot_hidden_and_practice_not_sent(page: Page, server: str, 
     assert "bg_practice" not in fields
     assert fields["homepage"] == "" and fields["assignmentId"] == f"ASG-{code}-WPRACTICE"
     assert fields["hit_code"] == code and float(fields["elapsed_s"]) >= 0
-    assert set(fields) == {"assignmentId", "hit_code", "native", "homepage", "elapsed_s", "comments",
-                           *(f"q{item.slot}" for item in batch.hits[code].items)}
+    assert set(fields) == {
+        "assignmentId",
+        "hit_code",
+        "native",
+        "homepage",
+        "elapsed_s",
+        "comments",
+        *(f"q{item.slot}" for item in batch.hits[code].items),
+    }
     _Capture.posts.pop()
 
 
@@ -218,23 +253,31 @@ def test_browser_hostile_sentences_render_as_text(page: Page, server: str, batch
         shown = page.locator("fieldset.bg-item .bg-sentence").all_text_contents()
         assert shown == [sentence for item in hit.items for sentence in item.options]
         assert page.evaluate("typeof window.pwned") == "undefined"
-        assert page.locator("#blimpgen-hit fieldset.bg-item b, #blimpgen-hit fieldset.bg-item i, "
-                            "#blimpgen-hit fieldset.bg-item script").count() == 0
+        assert (
+            page.locator(
+                "#blimpgen-hit fieldset.bg-item b, #blimpgen-hit fieldset.bg-item i, "
+                "#blimpgen-hit fieldset.bg-item script"
+            ).count()
+            == 0
+        )
 
 
 def test_browser_layout_inside_an_mturk_style_form(page: Page, server: str, batch: LoadedBatch) -> None:
     """layout.html as MTurk's requester site serves it: raw ${} substitution inside MTurk's own form."""
     code, row = next(iter(batch.hits)), batch.batch_rows()[0]
     layout = (batch.folder / "layout.html").read_text(encoding="utf-8")
-    wrapper = (f'<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>'
-               f'<form name="mturk_form" method="post" id="mturk_form" action="{server}/mturk/externalSubmit">'
-               f'<input type="hidden" value="ASG-LAYOUT" name="assignmentId" id="assignmentId">{fill(layout, row)}'
-               f'<p><input type="submit" id="submitButton" value="Submit"></p></form></body></html>')
+    wrapper = (
+        f'<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>'
+        f'<form name="mturk_form" method="post" id="mturk_form" action="{server}/mturk/externalSubmit">'
+        f'<input type="hidden" value="ASG-LAYOUT" name="assignmentId" id="assignmentId">{fill(layout, row)}'
+        f'<p><input type="submit" id="submitButton" value="Submit"></p></form></body></html>'
+    )
     (_Capture.root / "hits" / "wrapped.html").write_text(wrapper, encoding="utf-8")
     page.goto(f"{server}/hits/wrapped.html?assignmentId=ASG-LAYOUT&hitId=H&workerId=WL")
     hit = batch.hits[code]
     assert page.locator("fieldset.bg-item .bg-sentence").all_text_contents() == [
-        s for item in hit.items for s in item.options]
+        s for item in hit.items for s in item.options
+    ]
     _answer(page, batch, code)
     fields = _submit(page)
     assert fields["assignmentId"] == "ASG-LAYOUT" and fields["hit_code"] == code and fields["elapsed_s"]
@@ -243,22 +286,30 @@ def test_browser_layout_inside_an_mturk_style_form(page: Page, server: str, batc
     assert page.is_disabled('input[name="q1"][value="1"]') and page.is_disabled("#submitButton")
 
 
-def test_browser_answers_become_results_ingest_reads(page: Page, server: str, batch: LoadedBatch,
-                                                     tmp_path: Path) -> None:
+def test_browser_answers_become_results_ingest_reads(
+    page: Page, server: str, batch: LoadedBatch, tmp_path: Path
+) -> None:
     """Four workers per HIT: right, wrong on hostile_b, failing the check, and a bot in the honeypot."""
     _Capture.posts.clear()
     submissions = []
     for code in batch.hits:
-        for worker, wrong_uid, fail_check, bot in [("W1", "", False, False), ("W2", "hostile_b", False, False),
-                                                   ("W3", "", True, False), ("W4", "", False, True)]:
+        for worker, wrong_uid, fail_check, bot in [
+            ("W1", "", False, False),
+            ("W2", "hostile_b", False, False),
+            ("W3", "", True, False),
+            ("W4", "", False, True),
+        ]:
             _work(page, server, code, worker)
             _answer(page, batch, code, wrong_uid=wrong_uid, fail_check=fail_check)
             if bot:
                 page.evaluate("document.querySelector('input[name=homepage]').value = 'http://spam.example'")
             fields = _submit(page)
             assignment = fields.pop("assignmentId")
-            submissions.append(Submission(hit_code=fields["hit_code"], worker_id=worker, answers=fields, seconds=90,
-                                          assignment_id=assignment))
+            submissions.append(
+                Submission(
+                    hit_code=fields["hit_code"], worker_id=worker, answers=fields, seconds=90, assignment_id=assignment
+                )
+            )
     results = write_results(tmp_path / "Batch_1_results.csv", batch, submissions)
     analysis = ingest(batch.folder, [results])
     assert analysis.n_rows == 4 * len(batch.hits)

@@ -22,10 +22,13 @@ def _pairs() -> list[MinimalPair]:
     return [pair for path in data_files(DATA) for pair in read_pairs(path)]
 
 
-@pytest.mark.parametrize(("judgments", "max_assignments", "replicas", "assignments"),
-                         [(20, 9, 3, 7), (9, 9, 1, 9), (10, 9, 2, 5), (1, 9, 1, 1), (20, 5, 4, 5), (27, 9, 3, 9)])
-def test_design_replicas_reach_requested_judgments(judgments: int, max_assignments: int, replicas: int,
-                                                   assignments: int) -> None:
+@pytest.mark.parametrize(
+    ("judgments", "max_assignments", "replicas", "assignments"),
+    [(20, 9, 3, 7), (9, 9, 1, 9), (10, 9, 2, 5), (1, 9, 1, 1), (20, 5, 4, 5), (27, 9, 3, 9)],
+)
+def test_design_replicas_reach_requested_judgments(
+    judgments: int, max_assignments: int, replicas: int, assignments: int
+) -> None:
     options = BatchOptions(judgments=judgments, max_assignments=max_assignments)
     assert (options.replicas, options.assignments_per_hit) == (replicas, assignments)
     assert options.assignments_per_hit <= 9
@@ -59,8 +62,7 @@ def test_design_every_pair_in_every_replica_once() -> None:
 
 def test_design_samples_at_random_not_the_first_pairs() -> None:
     design = design_batch(_pairs(), BatchOptions(pairs_per_paradigm=5, seed=0))
-    indices = {int(item.pair_id.rsplit("-", 1)[1]) for hit in design.hits for item in hit.items
-               if item.kind == "real"}
+    indices = {int(item.pair_id.rsplit("-", 1)[1]) for hit in design.hits for item in hit.items if item.kind == "real"}
     assert indices != set(range(5))
     other = design_batch(_pairs(), BatchOptions(pairs_per_paradigm=5, seed=1))
     assert design.tag != other.tag
@@ -72,8 +74,9 @@ def test_design_same_seed_same_design() -> None:
 
 @pytest.mark.parametrize(("per_paradigm", "items", "judgments"), [(5, 6, 20), (5, 10, 20), (3, 4, 9), (12, 7, 12)])
 def test_design_good_position_balanced_per_hit_and_per_paradigm(per_paradigm: int, items: int, judgments: int) -> None:
-    design = design_batch(_pairs(), BatchOptions(pairs_per_paradigm=per_paradigm, items_per_hit=items,
-                                                 judgments=judgments))
+    design = design_batch(
+        _pairs(), BatchOptions(pairs_per_paradigm=per_paradigm, items_per_hit=items, judgments=judgments)
+    )
     per_uid: Counter = Counter()
     for hit in design.hits:
         first = sum(1 if item.good_position == 1 else -1 for item in hit.items)
@@ -129,8 +132,7 @@ def test_design_empty_data() -> None:
         design_batch([], BatchOptions())
 
 
-@given(st.integers(1, 500), st.sampled_from(["real", "check", "filler"]), st.text(max_size=20),
-       st.text(max_size=30))
+@given(st.integers(1, 500), st.sampled_from(["real", "check", "filler"]), st.text(max_size=20), st.text(max_size=30))
 def test_design_item_code_round_trips(slot: int, kind: str, uid: str, pair_id: str) -> None:
     from blimpgen.validate.design import Item
 
@@ -145,12 +147,27 @@ def test_design_decode_rejects_other_codes(code: str) -> None:
         decode_item_code(code)
 
 
-@given(st.integers(1, 5), st.integers(6, 14), st.integers(1, 6), st.integers(1, 6), st.integers(1, 25),
-       st.integers(0, 10**6))
-def test_design_invariants_for_any_sizes(n_paradigms: int, n_pairs: int, per_paradigm: int, items: int,
-                                         judgments: int, seed: int) -> None:
-    pairs = [MinimalPair(f"Speaker {u} said item {i} aloud today.", f"Speaker {u} say item {i} aloud today.",
-                         f"uid_{u}", pairID=str(i)) for u in range(n_paradigms) for i in range(n_pairs)]
+@given(
+    st.integers(1, 5),
+    st.integers(6, 14),
+    st.integers(1, 6),
+    st.integers(1, 6),
+    st.integers(1, 25),
+    st.integers(0, 10**6),
+)
+def test_design_invariants_for_any_sizes(
+    n_paradigms: int, n_pairs: int, per_paradigm: int, items: int, judgments: int, seed: int
+) -> None:
+    pairs = [
+        MinimalPair(
+            f"Speaker {u} said item {i} aloud today.",
+            f"Speaker {u} say item {i} aloud today.",
+            f"uid_{u}",
+            pairID=str(i),
+        )
+        for u in range(n_paradigms)
+        for i in range(n_pairs)
+    ]
     options = BatchOptions(pairs_per_paradigm=per_paradigm, items_per_hit=items, judgments=judgments, seed=seed)
     n_hits = math.ceil(n_paradigms * per_paradigm / items) * options.replicas
     try:

@@ -67,15 +67,21 @@ def test_ingest_reject_column_and_duplicate_assignment_across_files(batch, tmp_p
         csv.writer(handle).writerows(rows)
     analysis = ingest(batch.folder, [first, second])
     found = [(Path(s.row.file).name, s.row.worker_id, s.reasons_at(analysis.threshold)) for s in analysis.screened]
-    assert found == [("a.csv", "W1", ()), ("a.csv", "W2", ()), ("b.csv", "W2", ("duplicate_assignment",)),
-                     ("b.csv", "W3", ("rejected",))]
+    assert found == [
+        ("a.csv", "W1", ()),
+        ("a.csv", "W2", ()),
+        ("b.csv", "W2", ("duplicate_assignment",)),
+        ("b.csv", "W3", ("rejected",)),
+    ]
     assert analysis.n_rows == 4 and len(analysis.included) == 2
 
 
 def test_ingest_every_row_counted_or_excluded(batch, tmp_path: Path) -> None:
     codes = list(batch.hits)
-    subs = [submission(batch, code, f"W{i % 5}", minute=i, seconds=10 + 7 * i, native="no" if i % 7 == 0 else "yes")
-            for i, code in enumerate(codes * 2)]
+    subs = [
+        submission(batch, code, f"W{i % 5}", minute=i, seconds=10 + 7 * i, native="no" if i % 7 == 0 else "yes")
+        for i, code in enumerate(codes * 2)
+    ]
     path = write_results(tmp_path / "r.csv", batch, subs)
     analysis = ingest(batch.folder, [path])
     write_report(analysis, tmp_path / "report")
@@ -86,8 +92,10 @@ def test_ingest_every_row_counted_or_excluded(batch, tmp_path: Path) -> None:
     summary = json.loads((tmp_path / "report" / "summary.json").read_text())
     assert summary["rows"] == summary["included"] + summary["excluded"]
     assert sum(summary["excluded_by_reason"].values()) == summary["excluded"]
-    assert f"{len(subs)} rows read = {summary['included']} included + {summary['excluded']} excluded" in (
-        tmp_path / "report" / "summary.md").read_text()
+    assert (
+        f"{len(subs)} rows read = {summary['included']} included + {summary['excluded']} excluded"
+        in (tmp_path / "report" / "summary.md").read_text()
+    )
 
 
 def test_ingest_majority_and_pass_rule(batch, tmp_path: Path) -> None:
@@ -139,8 +147,14 @@ def test_ingest_report_contract(batch, tmp_path: Path) -> None:
     with (tmp_path / "report" / "per_paradigm.csv").open(encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))
     assert tuple(rows[0]) == PARADIGM_COLUMNS
-    assert tuple(PARADIGM_COLUMNS[:6]) == ("UID", "linguistics_term", "n_pairs", "human_accuracy",
-                                           "individual_accuracy", "pass")
+    assert tuple(PARADIGM_COLUMNS[:6]) == (
+        "UID",
+        "linguistics_term",
+        "n_pairs",
+        "human_accuracy",
+        "individual_accuracy",
+        "pass",
+    )
     assert [row["UID"] for row in rows] == sorted(UIDS)
     # one worker did all three replicas of each list: only the first counts
     assert {row["n_judgments"] for row in rows} == {"5"} and {row["pass"] for row in rows} == {"True"}

@@ -21,8 +21,10 @@ NS = "http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2005-10-0
 
 
 def _answer_xml(answers: dict[str, str]) -> str:
-    body = "".join(f"<Answer><QuestionIdentifier>{name}</QuestionIdentifier><FreeText>{value}</FreeText></Answer>"
-                   for name, value in answers.items())
+    body = "".join(
+        f"<Answer><QuestionIdentifier>{name}</QuestionIdentifier><FreeText>{value}</FreeText></Answer>"
+        for name, value in answers.items()
+    )
     return f'<?xml version="1.0" encoding="ASCII"?><QuestionFormAnswers xmlns="{NS}">{body}</QuestionFormAnswers>'
 
 
@@ -61,10 +63,18 @@ class FakeMTurk:
         code = self.hits[kwargs["HITId"]]
         number = 1 if "NextToken" in kwargs else 0
         accept = datetime(2024, 5, 1, 12, 0, tzinfo=timezone.utc)
-        page = {"Assignments": [{
-            "AssignmentId": f"AS-{code}-{number}", "WorkerId": f"W{number}-{code}", "AssignmentStatus": "Submitted",
-            "AcceptTime": accept, "SubmitTime": accept + timedelta(seconds=95),
-            "Answer": _answer_xml(answers_for(self.batch, code))}]}
+        page = {
+            "Assignments": [
+                {
+                    "AssignmentId": f"AS-{code}-{number}",
+                    "WorkerId": f"W{number}-{code}",
+                    "AssignmentStatus": "Submitted",
+                    "AcceptTime": accept,
+                    "SubmitTime": accept + timedelta(seconds=95),
+                    "Answer": _answer_xml(answers_for(self.batch, code)),
+                }
+            ]
+        }
         if number == 0:
             page["NextToken"] = "more"
         return page
@@ -72,8 +82,9 @@ class FakeMTurk:
 
 @pytest.fixture
 def batch_folder(tmp_path: Path) -> Path:
-    write_batch(DATA, tmp_path / "hits", BatchOptions(pairs_per_paradigm=5, judgments=2, items_per_hit=10),
-                questions=True)
+    write_batch(
+        DATA, tmp_path / "hits", BatchOptions(pairs_per_paradigm=5, judgments=2, items_per_hit=10), questions=True
+    )
     return tmp_path / "hits"
 
 
@@ -87,8 +98,10 @@ def test_mturk_post_then_fetch_then_ingest(batch_folder: Path, tmp_path: Path) -
     hit_type = client.calls[1][1]
     assert hit_type["Reward"] == "0.62" and len(hit_type["QualificationRequirements"]) == 4
     assert hit_type["QualificationRequirements"][-1] == {
-        "QualificationTypeId": f"Q-{client.calls[0][1]['Name']}", "Comparator": "DoesNotExist",
-        "ActionsGuarded": "DiscoverPreviewAndAccept"}
+        "QualificationTypeId": f"Q-{client.calls[0][1]['Name']}",
+        "Comparator": "DoesNotExist",
+        "ActionsGuarded": "DiscoverPreviewAndAccept",
+    }
     created = client.calls[2][1]
     assert created["MaxAssignments"] == 2 and created["Question"].startswith("<?xml")
     results = fetch_results(batch_folder, tmp_path / "results.csv", client=client)
@@ -100,8 +113,12 @@ def test_mturk_post_then_fetch_then_ingest(batch_folder: Path, tmp_path: Path) -
 
 def test_mturk_posts_replicas_of_a_list_one_after_another(tmp_path: Path) -> None:
     folder = tmp_path / "hits"
-    write_batch(DATA, folder, BatchOptions(pairs_per_paradigm=5, judgments=4, max_assignments=2, items_per_hit=10),
-                questions=True)
+    write_batch(
+        DATA,
+        folder,
+        BatchOptions(pairs_per_paradigm=5, judgments=4, max_assignments=2, items_per_hit=10),
+        questions=True,
+    )
     client = FakeMTurk()
     client.batch = load_batch(folder)
     post_batch(folder, client=client)
@@ -109,8 +126,10 @@ def test_mturk_posts_replicas_of_a_list_one_after_another(tmp_path: Path) -> Non
     granted, posted = advance_batch(folder, client=client)
     assert (granted, posted) == (4, 2)  # both workers of each replica 1 excluded, then replica 2 posted
     grants = [kwargs for name, kwargs in client.calls if name == "associate_qualification_with_worker"]
-    assert {g["QualificationTypeId"] for g in grants} == {f"Q-blimpgen {client.batch.tag} list 001 done",
-                                                          f"Q-blimpgen {client.batch.tag} list 002 done"}
+    assert {g["QualificationTypeId"] for g in grants} == {
+        f"Q-blimpgen {client.batch.tag} list 001 done",
+        f"Q-blimpgen {client.batch.tag} list 002 done",
+    }
     assert advance_batch(folder, client=client)[1] == 0  # everything is posted
     results = fetch_results(folder, tmp_path / "results.csv", client=client)
     assert ingest(folder, [results]).n_rows == 8
@@ -144,4 +163,7 @@ def test_mturk_without_boto3(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_mturk_answer_xml() -> None:
     assert parse_answer_xml(_answer_xml({"q1": "2", "native": "yes", "homepage": ""})) == {
-        "q1": "2", "native": "yes", "homepage": ""}
+        "q1": "2",
+        "native": "yes",
+        "homepage": "",
+    }

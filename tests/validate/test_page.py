@@ -13,8 +13,15 @@ from hypothesis import strategies as st
 from blimpgen.errors import BlimpgenError
 from blimpgen.validate.page import HONEYPOT_FIELD, element_text, fill, placeholders, question_xml, render_page
 
-HOSTILE = ["It's \"quoted\" & <b>bold</b>", "</span><script>alert(1)</script>", "a ]]> b", "${s1_a} ${hit_code}",
-           "Don't <!-- stop --> 'now'", "emoji \U0001F600 here", "x < y && y > z"]
+HOSTILE = [
+    'It\'s "quoted" & <b>bold</b>',
+    "</span><script>alert(1)</script>",
+    "a ]]> b",
+    "${s1_a} ${hit_code}",
+    "Don't <!-- stop --> 'now'",
+    "emoji \U0001f600 here",
+    "x < y && y > z",
+]
 
 
 class _Collector(HTMLParser):
@@ -47,8 +54,11 @@ def _filled(sentences: list[str], standalone: bool = True) -> str:
     page = render_page(len(sentences), standalone=standalone)
     values = {"hit_code": "b000000-001-1"}
     for slot, sentence in enumerate(sentences, start=1):
-        values |= {f"s{slot}_id": f"{slot}|real|u|p{slot}", f"s{slot}_a": element_text(sentence),
-                   f"s{slot}_b": element_text(sentence[::-1])}
+        values |= {
+            f"s{slot}_id": f"{slot}|real|u|p{slot}",
+            f"s{slot}_a": element_text(sentence),
+            f"s{slot}_b": element_text(sentence[::-1]),
+        }
     return fill(page, values)
 
 
@@ -100,7 +110,7 @@ def test_page_form_fields() -> None:
 
 def test_page_layout_fragment_has_no_form_of_its_own() -> None:
     layout = render_page(3, standalone=False)
-    assert "<form" not in layout and "assignmentId\" id" not in layout and "<html" not in layout
+    assert "<form" not in layout and 'assignmentId" id' not in layout and "<html" not in layout
     assert "<form" in render_page(3, standalone=True)
 
 

@@ -10,8 +10,10 @@ from blimpgen.errors import BlimpgenError
 from blimpgen.validate.properties import HitProperties, estimate_cost, fee_per_assignment, suggest_reward
 
 
-@pytest.mark.parametrize(("reward", "assignments", "fee"), [
-    ("0.50", 7, "0.10"), ("0.03", 9, "0.01"), ("1.00", 9, "0.20"), ("1.00", 10, "0.40"), ("0.62", 7, "0.12")])
+@pytest.mark.parametrize(
+    ("reward", "assignments", "fee"),
+    [("0.50", 7, "0.10"), ("0.03", 9, "0.01"), ("1.00", 9, "0.20"), ("1.00", 10, "0.40"), ("0.62", 7, "0.12")],
+)
 def test_properties_fee(reward: str, assignments: int, fee: str) -> None:
     assert fee_per_assignment(Decimal(reward), assignments) == Decimal(fee)
 

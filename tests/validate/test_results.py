@@ -20,9 +20,11 @@ def results(make_batch, tmp_path: Path):
     """A batch and a clean results file with three assignments; returns (batch, path, rows)."""
     batch = make_batch()
     codes = list(batch.hits)
-    path = write_results(tmp_path / "results.csv", batch,
-                         [submission(batch, codes[0], "W1"), submission(batch, codes[1], "W2"),
-                          submission(batch, codes[2], "W3")])
+    path = write_results(
+        tmp_path / "results.csv",
+        batch,
+        [submission(batch, codes[0], "W1"), submission(batch, codes[1], "W2"), submission(batch, codes[2], "W3")],
+    )
     with path.open(encoding="utf-8", newline="") as handle:
         rows = list(csv.reader(handle))
     return batch, path, rows
@@ -41,15 +43,18 @@ def test_results_read_clean_file(results) -> None:
     assert all(set(r.answers.values()) <= {"1", "2"} for r in rows)
 
 
-@pytest.mark.parametrize(("column", "value", "message"), [
-    ("Answer.q1", "3", "Answer.q1 is '3'; expected 1, 2 or empty"),
-    ("Answer.native", "maybe", "Answer.native is 'maybe'"),
-    ("WorkTimeInSeconds", "fast", "WorkTimeInSeconds 'fast' is not a whole number"),
-    ("AssignmentStatus", "Lost", "AssignmentStatus 'Lost' is not one of"),
-    ("WorkerId", "", "empty AssignmentId or WorkerId"),
-    ("Input.hit_code", "zzz-001-1", "HIT code 'zzz-001-1' is not in batch"),
-    ("Input.s2_id", "2|real|x|y", "Input.s2_id '2|real|x|y' differs from the batch key"),
-])
+@pytest.mark.parametrize(
+    ("column", "value", "message"),
+    [
+        ("Answer.q1", "3", "Answer.q1 is '3'; expected 1, 2 or empty"),
+        ("Answer.native", "maybe", "Answer.native is 'maybe'"),
+        ("WorkTimeInSeconds", "fast", "WorkTimeInSeconds 'fast' is not a whole number"),
+        ("AssignmentStatus", "Lost", "AssignmentStatus 'Lost' is not one of"),
+        ("WorkerId", "", "empty AssignmentId or WorkerId"),
+        ("Input.hit_code", "zzz-001-1", "HIT code 'zzz-001-1' is not in batch"),
+        ("Input.s2_id", "2|real|x|y", "Input.s2_id '2|real|x|y' differs from the batch key"),
+    ],
+)
 def test_results_malformed_rows_have_line_numbers(results, column: str, value: str, message: str) -> None:
     batch, path, rows = results
     rows[2][rows[0].index(column)] = value
@@ -92,7 +97,7 @@ def test_results_skip_malformed_lists_them_as_excluded(results) -> None:
 def test_results_missing_column_is_a_header_error(results) -> None:
     batch, path, rows = results
     index = rows[0].index("Answer.q3")
-    _rewrite(path, [row[:index] + row[index + 1:] for row in rows])
+    _rewrite(path, [row[:index] + row[index + 1 :] for row in rows])
     with pytest.raises(SpecError, match=rf"{path}:1: missing column\(s\) Answer.q3"):
         ingest(batch.folder, [path])
 
@@ -107,11 +112,17 @@ def test_results_byte_order_mark_and_empty_file(results, tmp_path: Path) -> None
         read_results([empty], batch)
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("Wed Mar 06 10:15:01 PST 2024", (2024, 3, 6, 10, 15, 1)),
-    ("Mon Mar 04 09:00:00 UTC 2024", (2024, 3, 4, 9, 0, 0)),
-    ("2024-03-04T09:00:00+00:00", (2024, 3, 4, 9, 0, 0)),
-    ("", None), ("yesterday", None), ("Xyz Mar 06 10:15:01 PST 2024", None)])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Wed Mar 06 10:15:01 PST 2024", (2024, 3, 6, 10, 15, 1)),
+        ("Mon Mar 04 09:00:00 UTC 2024", (2024, 3, 4, 9, 0, 0)),
+        ("2024-03-04T09:00:00+00:00", (2024, 3, 4, 9, 0, 0)),
+        ("", None),
+        ("yesterday", None),
+        ("Xyz Mar 06 10:15:01 PST 2024", None),
+    ],
+)
 def test_results_submit_time(text: str, expected: tuple | None) -> None:
     parsed = parse_submit_time(text)
     assert (parsed.timetuple()[:6] if parsed else None) == expected

@@ -15,8 +15,16 @@ from blimpgen.validate.simulate import BOOKKEEPING_COLUMNS, SimulationOptions, s
 @pytest.mark.parametrize("seed", [0, 1])
 def test_simulate_ingest_recovers_agreement(make_batch, tmp_path: Path, seed: int) -> None:
     batch = make_batch(pairs_per_paradigm=10, judgments=20, items_per_hit=8, seed=seed)
-    options = SimulationOptions(workers=60, accuracy=0.85, paradigm_accuracy={"wh_vs_that_no_gap": 0.3},
-                                bots=0.1, inattentive=0.15, non_native=0.1, rejected=0.02, seed=seed)
+    options = SimulationOptions(
+        workers=60,
+        accuracy=0.85,
+        paradigm_accuracy={"wh_vs_that_no_gap": 0.3},
+        bots=0.1,
+        inattentive=0.15,
+        non_native=0.1,
+        rejected=0.02,
+        seed=seed,
+    )
     result = simulate(batch.folder, tmp_path / "results.csv", options)
     analysis = ingest(batch.folder, [result.path])
     paradigms = {p.uid: p for p in analysis.paradigms}
@@ -37,7 +45,7 @@ def test_simulate_writes_mturk_format(make_batch, tmp_path: Path) -> None:
         reader = csv.DictReader(handle)
         rows = list(reader)
     header = reader.fieldnames
-    assert tuple(header[:len(BOOKKEEPING_COLUMNS)]) == BOOKKEEPING_COLUMNS
+    assert tuple(header[: len(BOOKKEEPING_COLUMNS)]) == BOOKKEEPING_COLUMNS
     assert header[-2:] == ["Approve", "Reject"]
     assert {"Input.hit_code", "Input.s1_a", "Answer.q1", "Answer.native"} <= set(header)
     assert len(rows) == result.n_rows == len(batch.hits) * batch.assignments_per_hit
@@ -67,12 +75,15 @@ def test_simulate_is_deterministic(make_batch, tmp_path: Path) -> None:
     assert (tmp_path / "a.csv").read_bytes() == (tmp_path / "b.csv").read_bytes()
 
 
-@pytest.mark.parametrize(("options", "message"), [
-    ({"accuracy": 1.2}, "accuracy must be between 0 and 1"),
-    ({"bots": 0.6, "inattentive": 0.6}, "bots \\+ inattentive"),
-    ({"workers": 20}, "workers 20 is below the 21 assignments of a list"),
-    ({"paradigm_accuracy": {"nope": 0.5}}, "paradigm-accuracy: nope not in this batch"),
-])
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"accuracy": 1.2}, "accuracy must be between 0 and 1"),
+        ({"bots": 0.6, "inattentive": 0.6}, "bots \\+ inattentive"),
+        ({"workers": 20}, "workers 20 is below the 21 assignments of a list"),
+        ({"paradigm_accuracy": {"nope": 0.5}}, "paradigm-accuracy: nope not in this batch"),
+    ],
+)
 def test_simulate_bad_options(make_batch, tmp_path: Path, options: dict, message: str) -> None:
     batch = make_batch()
     with pytest.raises(BlimpgenError, match=message):

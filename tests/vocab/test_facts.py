@@ -54,8 +54,11 @@ def test_facts_shipped_tables_load_with_every_table_and_column_documented(facts)
 
 BAD_ROWS = [
     ("frequency.tsv", "bird\thas\tfeathers\tsometimes", "subject: bird/has/feathers repeats line"),
-    ("frequency.tsv", "bird\thas\tbeaks\talway", ("frequency: 'alway' is not one of never, rarely, sometimes, often, "
-                                                  "always, skip; did you mean 'always'?")),
+    (
+        "frequency.tsv",
+        "bird\thas\tbeaks\talway",
+        ("frequency: 'alway' is not one of never, rarely, sometimes, often, always, skip; did you mean 'always'?"),
+    ),
     ("frequency.tsv", "birdd\thas\tbeaks\talways", "subject: unknown N lemma 'birdd'; did you mean 'bird'"),
     ("frequency.tsv", "bird\thas\t\talways", "object: empty cell"),
     ("frequency.tsv", "bird\thas", "row: 2 cells but 4 columns"),
@@ -101,9 +104,12 @@ def test_facts_every_problem_is_reported_at_once(lexicon) -> None:
 def test_facts_a_header_without_a_declared_column_is_located(lexicon) -> None:
     text = FILES[PREFIX + "shared_languages.tsv"].replace("language\telsewhere", "language\twhere", 1)
     line = next(n for n, x in enumerate(text.splitlines(), 1) if x.startswith("language\t"))
-    with pytest.raises(SpecErrors, match=rf"shared_languages.tsv:{line}: header: the header must name the columns "
-                                         r"of shared_languages: language, elsewhere \(missing \['elsewhere'\]; "
-                                         r"unknown \['where'\]\)"):
+    with pytest.raises(
+        SpecErrors,
+        match=rf"shared_languages.tsv:{line}: header: the header must name the columns "
+        r"of shared_languages: language, elsewhere \(missing \['elsewhere'\]; "
+        r"unknown \['where'\]\)",
+    ):
         build_facts(SCHEMA, with_table("shared_languages.tsv", text), lexicon)
 
 
@@ -112,14 +118,23 @@ def test_facts_an_undeclared_table_file_is_an_error(lexicon) -> None:
         build_facts(SCHEMA, [*TABLES, (PREFIX + "extra.tsv", "a\tb\n")], lexicon)
 
 
-@pytest.mark.parametrize("change, message", [
-    (("    file: frequency.tsv\n", "    file: frequency.tsv\n    colour: red\n"),
-     "tables.frequency.colour: unknown key"),
-    (("subject: {type: word, category: N,", "subject: {type: wurd, category: N,"),
-     "tables.frequency.columns.subject: a column is a mapping with type (one of word, text, texts, enum)"),
-    (("    key: [subject, verb, object]\n", "    key: [subject, verb, objekt]\n"),
-     "tables.frequency.key: unknown column 'objekt'; did you mean 'object'"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (
+            ("    file: frequency.tsv\n", "    file: frequency.tsv\n    colour: red\n"),
+            "tables.frequency.colour: unknown key",
+        ),
+        (
+            ("subject: {type: word, category: N,", "subject: {type: wurd, category: N,"),
+            "tables.frequency.columns.subject: a column is a mapping with type (one of word, text, texts, enum)",
+        ),
+        (
+            ("    key: [subject, verb, object]\n", "    key: [subject, verb, objekt]\n"),
+            "tables.frequency.key: unknown column 'objekt'; did you mean 'object'",
+        ),
+    ],
+)
 def test_facts_schema_errors_name_the_facts_yaml_line(lexicon, change, message) -> None:
     text = SCHEMA[1].replace(*change, 1)
     assert text != SCHEMA[1]
@@ -145,8 +160,28 @@ def nearest_rule(lemma: str, rules: dict[str, str], nouns: dict) -> str | None:
     return None
 
 
-ANIMAL_NODES = ("animal", "mammal", "bird", "fish", "insect", "reptile", "dog", "cat", "snake", "horse", "deer",
-                "parrot", "ape", "robin", "eagle", "shark", "ant", "lizard", "cow", "bat")
+ANIMAL_NODES = (
+    "animal",
+    "mammal",
+    "bird",
+    "fish",
+    "insect",
+    "reptile",
+    "dog",
+    "cat",
+    "snake",
+    "horse",
+    "deer",
+    "parrot",
+    "ape",
+    "robin",
+    "eagle",
+    "shark",
+    "ant",
+    "lizard",
+    "cow",
+    "bat",
+)
 
 
 @settings(max_examples=25, deadline=None)
@@ -184,8 +219,9 @@ def test_facts_relation_pair_subjects_suit_both_words(facts, lexicon) -> None:
         if row.get("category") == "N":
             human = all(nouns[row.get(c)].get("human") for c in ("first", "second"))
             assert (row.get("subject") != "thing") == bool(human), row
-        genders = ({nouns[row.get(c)].get("gender") for c in ("first", "second")} if row.get("category") == "N"
-                   else set())
+        genders = (
+            {nouns[row.get(c)].get("gender") for c in ("first", "second")} if row.get("category") == "N" else set()
+        )
         if "m" in genders:
             assert row.get("subject") == "male", row
         if "f" in genders:
@@ -236,7 +272,9 @@ def test_facts_taxonomy_tops_are_the_nouns_two_categories_share(facts, lexicon) 
 
 def test_facts_a_tree_on_neither_side_of_the_split_is_an_error(lexicon) -> None:
     text = FILES[PREFIX + "taxonomy_trees.tsv"].replace("vehicle\ttrain\n", "")
-    with pytest.raises(SpecErrors, match=r"taxonomy_trees.tsv:1: root: the tree of 'vehicle' \(root 'vehicle'\) is on "
-                                         r"neither side of the split"):
+    with pytest.raises(
+        SpecErrors,
+        match=r"taxonomy_trees.tsv:1: root: the tree of 'vehicle' \(root 'vehicle'\) is on "
+        r"neither side of the split",
+    ):
         build_facts(SCHEMA, with_table("taxonomy_trees.tsv", text), lexicon)
-

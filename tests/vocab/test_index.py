@@ -13,15 +13,48 @@ from hypothesis import strategies as st
 from blimpgen.vocab import query
 from blimpgen.vocab.index import nth_set_bit, positions
 
-ATOMS = ["N", "V", "PN", "animate", "human", "mass", "class=food", "class=food,artifact", "number=pl",
-         "gender=m", "gender != subj.gender", "gender ~ subj.gender", "number = subj.number",
-         "fits(verb.arg2)", "takes(arg1, subj)", "subj.animate", "lemma != subj.lemma", "plural_type=regular",
-         "vform=past", "frames=transitive",
-         # relation features: bare (has one), compared with lemmas, referenced both ways, derived ancestors
-         "isa", "antonym", "synonym", "isa=bird", "isa=bird,boat", "lemma = subj.isa", "isa = subj.lemma",
-         "isa != subj.lemma", "isa ~ subj.isa", "ancestors = subj.lemma", "lemma != subj.ancestors", "subj.isa",
-         "not subj.ancestors", "antonym = adj.lemma", "lemma = adj.synonym", "adj.antonym", "size=tiny,small",
-         "size = subj.size", "size ~ subj.size"]
+ATOMS = [
+    "N",
+    "V",
+    "PN",
+    "animate",
+    "human",
+    "mass",
+    "class=food",
+    "class=food,artifact",
+    "number=pl",
+    "gender=m",
+    "gender != subj.gender",
+    "gender ~ subj.gender",
+    "number = subj.number",
+    "fits(verb.arg2)",
+    "takes(arg1, subj)",
+    "subj.animate",
+    "lemma != subj.lemma",
+    "plural_type=regular",
+    "vform=past",
+    "frames=transitive",
+    # relation features: bare (has one), compared with lemmas, referenced both ways, derived ancestors
+    "isa",
+    "antonym",
+    "synonym",
+    "isa=bird",
+    "isa=bird,boat",
+    "lemma = subj.isa",
+    "isa = subj.lemma",
+    "isa != subj.lemma",
+    "isa ~ subj.isa",
+    "ancestors = subj.lemma",
+    "lemma != subj.ancestors",
+    "subj.isa",
+    "not subj.ancestors",
+    "antonym = adj.lemma",
+    "lemma = adj.synonym",
+    "adj.antonym",
+    "size=tiny,small",
+    "size = subj.size",
+    "size ~ subj.size",
+]
 
 
 @st.composite
@@ -35,14 +68,17 @@ def formulas(draw, depth: int = 0) -> str:
 
 
 @settings(max_examples=150)
-@given(formula=formulas(), subj_index=st.integers(0, 80), verb_index=st.integers(0, 40),
-       adj_index=st.integers(0, 20))
-def test_index_matches_closures(relations_lexicon, formula: str, subj_index: int, verb_index: int,
-                                adj_index: int) -> None:
+@given(formula=formulas(), subj_index=st.integers(0, 80), verb_index=st.integers(0, 40), adj_index=st.integers(0, 20))
+def test_index_matches_closures(
+    relations_lexicon, formula: str, subj_index: int, verb_index: int, adj_index: int
+) -> None:
     lx = relations_lexicon
     nouns, verbs, adjectives = lx.category("N") + lx.category("PN"), lx.category("V"), lx.category("A")
-    bindings = {"subj": nouns[subj_index % len(nouns)], "verb": verbs[verb_index % len(verbs)],
-                "adj": adjectives[adj_index % len(adjectives)]}
+    bindings = {
+        "subj": nouns[subj_index % len(nouns)],
+        "verb": verbs[verb_index % len(verbs)],
+        "adj": adjectives[adj_index % len(adjectives)],
+    }
 
     def resolve(ref: query.Ref):
         value = bindings.get(ref.path[0])

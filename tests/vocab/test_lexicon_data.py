@@ -31,35 +31,121 @@ ARTIFACT_KINDS = {"tool", "vehicle", "clothing", "furniture", "container", "devi
 
 # Real English words that neither words.zip (Webster's 2nd of 1934 plus Ogden's Basic English)
 # nor Brown or WikiText-2 contains. Each was checked by hand.
-SPELLING_EXCEPTIONS = frozenset({
-    # newer than the 1934 word list and absent from the corpora
-    "babysitter", "firefighter", "laptop", "pasta",
-    "backpacker", "barista", "caregiver", "paramedic", "retiree", "zookeeper",
-    "schoolchild",  # the corpora use only its plural schoolchildren
-    "overjoyed",  # adjective; the corpora happen not to use it
-    "volcanoes",  # inflect's plural; WikiText-2 happens to use only the variant volcanos
-    # listed irregular forms the corpora happen not to use
-    "businesswomen", "midwives", "oversaw", "overthrew", "policewomen", "scarves", "woken",
-    "awoken", "chairwomen", "forgone", "foremen", "forsook", "mailmen", "noblemen", "outdid", "outdone",
-    "outgrew", "outgrown", "outran", "overate", "overdid", "overgrew", "overwrote", "redid", "redone", "redrawn",
-    "redrew", "reran", "retaken", "spokeswomen", "stepchildren",
-    "milkmen", "ferrymen", "saleswomen", "congresswomen", "sportswomen", "horsewomen", "marksmen", "weathermen",
-    "godchildren", "councilmen", "councilwomen", "noblewomen", "madwomen", "postwomen",
-    # verbs and listed verb forms of the obligatory_object / never_transitive additions
-    "waddle", "oink", "meow", "outwitted", "outwitting", "outbidding", "mislaid", "rebutting", "frolicked",
-    "unclogging", "mislabeled", "entrapped", "entrapping", "blacklist", "debone",
-    "regrew", "regrown", "underwrote", "underwritten",
-    # everyday gendered people nouns newer than the 1934 word list (register pass, issue 12)
-    "cowgirl", "paperboy", "stuntman", "stuntmen", "anchorman", "anchormen", "stepdad", "stepmom",
-    "stuntwoman", "stuntwomen", "anchorwoman", "anchorwomen",
-    # everyday irregular plurals added to keep the irregular-plural paradigms' floors once nouns of
-    # variable number (number_variable: bacteria, cacti, people) left them (issue 12 review)
-    "deliverymen", "middlemen", "linesmen", "caveman", "woodsmen", "snowman", "snowmen",
-    # listed -os plurals (inflect gives egoes, tuxedoes, banjoes); the corpora use neither spelling
-    "egos", "tuxedos", "banjos",
-    # listed stress-final doublings the corpora happen not to use
-    "excelling", "outrunning", "regretting", "rerunning",
-})
+SPELLING_EXCEPTIONS = frozenset(
+    {
+        # newer than the 1934 word list and absent from the corpora
+        "babysitter",
+        "firefighter",
+        "laptop",
+        "pasta",
+        "backpacker",
+        "barista",
+        "caregiver",
+        "paramedic",
+        "retiree",
+        "zookeeper",
+        "schoolchild",  # the corpora use only its plural schoolchildren
+        "overjoyed",  # adjective; the corpora happen not to use it
+        "volcanoes",  # inflect's plural; WikiText-2 happens to use only the variant volcanos
+        # listed irregular forms the corpora happen not to use
+        "businesswomen",
+        "midwives",
+        "oversaw",
+        "overthrew",
+        "policewomen",
+        "scarves",
+        "woken",
+        "awoken",
+        "chairwomen",
+        "forgone",
+        "foremen",
+        "forsook",
+        "mailmen",
+        "noblemen",
+        "outdid",
+        "outdone",
+        "outgrew",
+        "outgrown",
+        "outran",
+        "overate",
+        "overdid",
+        "overgrew",
+        "overwrote",
+        "redid",
+        "redone",
+        "redrawn",
+        "redrew",
+        "reran",
+        "retaken",
+        "spokeswomen",
+        "stepchildren",
+        "milkmen",
+        "ferrymen",
+        "saleswomen",
+        "congresswomen",
+        "sportswomen",
+        "horsewomen",
+        "marksmen",
+        "weathermen",
+        "godchildren",
+        "councilmen",
+        "councilwomen",
+        "noblewomen",
+        "madwomen",
+        "postwomen",
+        # verbs and listed verb forms of the obligatory_object / never_transitive additions
+        "waddle",
+        "oink",
+        "meow",
+        "outwitted",
+        "outwitting",
+        "outbidding",
+        "mislaid",
+        "rebutting",
+        "frolicked",
+        "unclogging",
+        "mislabeled",
+        "entrapped",
+        "entrapping",
+        "blacklist",
+        "debone",
+        "regrew",
+        "regrown",
+        "underwrote",
+        "underwritten",
+        # everyday gendered people nouns newer than the 1934 word list (register pass, issue 12)
+        "cowgirl",
+        "paperboy",
+        "stuntman",
+        "stuntmen",
+        "anchorman",
+        "anchormen",
+        "stepdad",
+        "stepmom",
+        "stuntwoman",
+        "stuntwomen",
+        "anchorwoman",
+        "anchorwomen",
+        # everyday irregular plurals added to keep the irregular-plural paradigms' floors once nouns of
+        # variable number (number_variable: bacteria, cacti, people) left them (issue 12 review)
+        "deliverymen",
+        "middlemen",
+        "linesmen",
+        "caveman",
+        "woodsmen",
+        "snowman",
+        "snowmen",
+        # listed -os plurals (inflect gives egoes, tuxedoes, banjoes); the corpora use neither spelling
+        "egos",
+        "tuxedos",
+        "banjos",
+        # listed stress-final doublings the corpora happen not to use
+        "excelling",
+        "outrunning",
+        "regretting",
+        "rerunning",
+    }
+)
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -128,8 +214,10 @@ def _vocabulary(corpora: Path) -> tuple[frozenset, frozenset, frozenset]:
 @cache
 def _names_by_gender(corpora: Path) -> dict[str, set[str]]:
     with zipfile.ZipFile(corpora / "names.zip") as zf:
-        return {"m": set(zf.read("names/male.txt").decode().split()),
-                "f": set(zf.read("names/female.txt").decode().split())}
+        return {
+            "m": set(zf.read("names/male.txt").decode().split()),
+            "f": set(zf.read("names/female.txt").decode().split()),
+        }
 
 
 # ----------------------------------------------------------------------------- loading and size
@@ -183,8 +271,10 @@ def test_lexicon_data_forms_are_real_words(lexicon, corpora):
             if form in listed:
                 bad.append(f"{where}: listed form {form!r} is used in no word list or corpus")
             elif any(alt in tokens for alt in competing_spellings(form)):
-                bad.append(f"{where}: derived {form!r} is unattested but {sorted(competing_spellings(form) & tokens)} "
-                           f"is used; list the right form")
+                bad.append(
+                    f"{where}: derived {form!r} is unattested but {sorted(competing_spellings(form) & tokens)} "
+                    f"is used; list the right form"
+                )
     assert not bad, "\n".join(bad)
 
 
@@ -212,16 +302,20 @@ def test_lexicon_data_unlisted_plurals_are_regular(lexicon):
 # and -arch nouns said with /k/, which inflect spells -arches as if they ended in /tS/ (church).
 LISTED_REGULAR_PLURALS = {"ego": "egos", "tuxedo": "tuxedos", "banjo": "banjos"}
 # Nouns in -arch said with /k/ (Greek -arkhes, "ruler"): their plural is -archs, never -arches.
-ARCH_WITH_K = frozenset({"monarch", "patriarch", "matriarch", "oligarch", "anarch", "hierarch", "tetrarch",
-                         "eparch", "exarch"})
+ARCH_WITH_K = frozenset(
+    {"monarch", "patriarch", "matriarch", "oligarch", "anarch", "hierarch", "tetrarch", "eparch", "exarch"}
+)
 # Nouns in -arch said with /tS/, whose plural is -arches (arches, marches, searches).
 ARCH_WITH_CH = frozenset({"arch", "march", "search", "research", "starch", "larch"})
 
 
 def test_lexicon_data_listed_plurals_are_irregular(lexicon):
     """A listed plural is irregular, except the few spellings inflect gets wrong (kept regular)."""
-    listed = {x.lemma: x.features.get("plural") for x in ours(lexicon)
-              if x.category == "N" and x.features.get("plural") in regular_plurals(x.lemma)}
+    listed = {
+        x.lemma: x.features.get("plural")
+        for x in ours(lexicon)
+        if x.category == "N" and x.features.get("plural") in regular_plurals(x.lemma)
+    }
     assert listed == LISTED_REGULAR_PLURALS
     assert all(morphology.plural_noun(lemma) != plural for lemma, plural in listed.items())
 
@@ -255,9 +349,12 @@ def test_lexicon_data_listed_verb_forms_differ_from_derivation(lexicon):
     for x in ours(lexicon):
         if x.category != "V":
             continue
-        derived = {"past": morphology.regular_past(x.lemma), "ing": morphology.present_participle(x.lemma),
-                   "pres3sg": morphology.third_singular(x.lemma),
-                   "en": x.features.get("past") or morphology.regular_past(x.lemma)}
+        derived = {
+            "past": morphology.regular_past(x.lemma),
+            "ing": morphology.present_participle(x.lemma),
+            "pres3sg": morphology.third_singular(x.lemma),
+            "en": x.features.get("past") or morphology.regular_past(x.lemma),
+        }
         bad += [f"{x.lemma}: {k}={x.features[k]}" for k in derived if x.features.get(k) == derived[k]]
     assert not bad, "\n".join(bad)
 
@@ -266,9 +363,13 @@ def test_lexicon_data_listed_verb_forms_differ_from_derivation(lexicon):
 
 
 def test_lexicon_data_artifact_kinds_are_artifacts(lexicon):
-    bad = [x.lemma for x in ours(lexicon)
-           if x.category == "N" and x.features.get("class", frozenset()) & ARTIFACT_KINDS
-           and "artifact" not in x.features["class"]]
+    bad = [
+        x.lemma
+        for x in ours(lexicon)
+        if x.category == "N"
+        and x.features.get("class", frozenset()) & ARTIFACT_KINDS
+        and "artifact" not in x.features["class"]
+    ]
     assert not bad, "\n".join(bad)
 
 
@@ -293,16 +394,24 @@ def test_lexicon_data_people_are_human_and_gender_is_lexical(lexicon):
 
 # Finer semantic features refine one class each (features.yaml): a value on another class is a slip.
 SEMANTIC_FEATURE_CLASSES = {
-    "occupation": {"person"}, "age": {"person", "animal"}, "taxon": {"animal"}, "domestic": {"animal"},
-    "event_type": {"event"}, "concept": {"abstract"}, "content": {"document", "art"},
+    "occupation": {"person"},
+    "age": {"person", "animal"},
+    "taxon": {"animal"},
+    "domestic": {"animal"},
+    "event_type": {"event"},
+    "concept": {"abstract"},
+    "content": {"document", "art"},
 }
 
 
 @pytest.mark.parametrize("feature", sorted(SEMANTIC_FEATURE_CLASSES))
 def test_lexicon_data_semantic_features_refine_their_class(lexicon, feature):
     allowed = SEMANTIC_FEATURE_CLASSES[feature]
-    bad = [x.lemma for x in ours(lexicon)
-           if x.category == "N" and feature in x.features and not x.features["class"] & allowed]
+    bad = [
+        x.lemma
+        for x in ours(lexicon)
+        if x.category == "N" and feature in x.features and not x.features["class"] & allowed
+    ]
     assert not bad, f"{feature} outside {sorted(allowed)}: {bad}"
 
 
@@ -337,8 +446,11 @@ def test_lexicon_data_agents_are_animate_or_named(lexicon):
     """A deliberate act has a living, institutional or collective doer; the few things that
     also do it (a truck carries, snow blocks a road) are named by lemma, never a whole class."""
     categories = lexicon.categories
-    things = [w for w in lexicon.category("N") if w.get("number") in ("sg", None) and not w.get("animate")
-              and not w.get("class") & {"institution", "group"}]
+    things = [
+        w
+        for w in lexicon.category("N")
+        if w.get("number") in ("sg", None) and not w.get("animate") and not w.get("class") & {"institution", "group"}
+    ]
     bad = []
     for x in ours(lexicon):
         if x.category == "V" and x.features.get("agentive") and "arg1" in x.features:
@@ -348,27 +460,35 @@ def test_lexicon_data_agents_are_animate_or_named(lexicon):
     assert not bad, "\n".join(bad)
 
 
-@pytest.mark.parametrize(("verb", "role", "rejected", "accepted"), [
-    ("hire", "arg1", ["baby", "toddler", "child", "giraffe"], ["manager", "company"]),
-    ("marry", "arg1", ["baby", "child", "teenager"], ["teacher", "widow"]),
-    ("sue", "arg1", ["baby", "kid", "moth"], ["lawyer", "company"]),
-    ("govern", "arg1", ["seamstress", "baby"], ["king", "mayor"]),
-    ("arrest", "arg1", ["businesswoman", "priest"], ["sheriff", "policeman"]),
-    ("surprise", "arg1", ["pineapple", "microwave", "noodle", "moth", "tradition"], ["news", "explosion", "teacher"]),
-    ("excite", "arg1", ["pineapple", "hypothesis", "footnote"], ["concert", "puppy"]),
-    ("threaten", "arg1", ["tradition", "pineapple"], ["storm", "gunman"]),
-    ("resemble", "arg1", ["paintbrush", "tag", "nose", "icicle"], ["boy", "sister"]),
-    ("resemble", "arg2", ["hillside", "projector", "skunk"], ["father", "actress"]),
-    ("contain", "arg1", ["mattress", "purse", "canyon"], ["box", "drawer"]),
-    ("demonstrate", "arg1", ["biography"], ["scientist"]),
-    ("hope", "arg1", ["bank", "baby"], ["farmer"]),
-    ("eat", "arg1", ["giraffe", "moth"], ["boy", "dog", "goat"]),
-    ("motivate", "arg1", ["moth", "hypothesis"], ["coach", "speech"]),
-    ("pledge", "arg1", ["infant"], ["senator"]),
-    ("rob", "arg1", ["rabbi"], ["thief"]),
-    ("lend", "arg2", ["basket", "turbine"], ["book", "umbrella"]),
-    ("lengthen", "arg2", ["cemetery"], ["dress", "meeting"]),
-])
+@pytest.mark.parametrize(
+    ("verb", "role", "rejected", "accepted"),
+    [
+        ("hire", "arg1", ["baby", "toddler", "child", "giraffe"], ["manager", "company"]),
+        ("marry", "arg1", ["baby", "child", "teenager"], ["teacher", "widow"]),
+        ("sue", "arg1", ["baby", "kid", "moth"], ["lawyer", "company"]),
+        ("govern", "arg1", ["seamstress", "baby"], ["king", "mayor"]),
+        ("arrest", "arg1", ["businesswoman", "priest"], ["sheriff", "policeman"]),
+        (
+            "surprise",
+            "arg1",
+            ["pineapple", "microwave", "noodle", "moth", "tradition"],
+            ["news", "explosion", "teacher"],
+        ),
+        ("excite", "arg1", ["pineapple", "hypothesis", "footnote"], ["concert", "puppy"]),
+        ("threaten", "arg1", ["tradition", "pineapple"], ["storm", "gunman"]),
+        ("resemble", "arg1", ["paintbrush", "tag", "nose", "icicle"], ["boy", "sister"]),
+        ("resemble", "arg2", ["hillside", "projector", "skunk"], ["father", "actress"]),
+        ("contain", "arg1", ["mattress", "purse", "canyon"], ["box", "drawer"]),
+        ("demonstrate", "arg1", ["biography"], ["scientist"]),
+        ("hope", "arg1", ["bank", "baby"], ["farmer"]),
+        ("eat", "arg1", ["giraffe", "moth"], ["boy", "dog", "goat"]),
+        ("motivate", "arg1", ["moth", "hypothesis"], ["coach", "speech"]),
+        ("pledge", "arg1", ["infant"], ["senator"]),
+        ("rob", "arg1", ["rabbi"], ["thief"]),
+        ("lend", "arg2", ["basket", "turbine"], ["book", "umbrella"]),
+        ("lengthen", "arg2", ["cemetery"], ["dress", "meeting"]),
+    ],
+)
 def test_lexicon_data_restrictions_fit_events_that_happen(lexicon, verb, role, rejected, accepted):
     formula = _verb(lexicon, verb).features[role]
     for lemma in rejected:
@@ -377,12 +497,22 @@ def test_lexicon_data_restrictions_fit_events_that_happen(lexicon, verb, role, r
         assert query.evaluate(formula, _noun(lexicon, lemma), lexicon.categories), (verb, role, lemma)
 
 
-@pytest.mark.parametrize(("adjective", "rejected", "accepted"), [
-    ("sure", ["foreman"], ["sign"]), ("curly", ["boxer"], ["hair"]), ("dry", ["twin"], ["towel"]),
-    ("comfortable", ["doorman"], ["chair"]), ("vital", ["party"], ["role"]), ("haunted", ["chairman"], ["house"]),
-    ("fun", ["vegetarian"], ["game"]), ("expensive", ["crime"], ["car"]), ("edible", ["loaf"], ["mushroom"]),
-    ("skilled", ["nobleman", "baby"], ["carpenter"]), ("elderly", ["toddler"], ["man"]),
-])
+@pytest.mark.parametrize(
+    ("adjective", "rejected", "accepted"),
+    [
+        ("sure", ["foreman"], ["sign"]),
+        ("curly", ["boxer"], ["hair"]),
+        ("dry", ["twin"], ["towel"]),
+        ("comfortable", ["doorman"], ["chair"]),
+        ("vital", ["party"], ["role"]),
+        ("haunted", ["chairman"], ["house"]),
+        ("fun", ["vegetarian"], ["game"]),
+        ("expensive", ["crime"], ["car"]),
+        ("edible", ["loaf"], ["mushroom"]),
+        ("skilled", ["nobleman", "baby"], ["carpenter"]),
+        ("elderly", ["toddler"], ["man"]),
+    ],
+)
 def test_lexicon_data_adjectives_describe_fitting_nouns(lexicon, adjective, rejected, accepted):
     formula = next(x for x in lexicon.lexemes if x.category == "A" and x.lemma == adjective).features["arg1"]
     for lemma in rejected:
@@ -393,14 +523,23 @@ def test_lexicon_data_adjectives_describe_fitting_nouns(lexicon, adjective, reje
 
 def test_lexicon_data_wild_animals_act_only_as_animals(lexicon):
     giraffe = _noun(lexicon, "giraffe")
-    verbs = [x.lemma for x in ours(lexicon) if x.category == "V" and "transitive" in x.features.get("frames", ())
-             and "arg1" in x.features and query.evaluate(x.features["arg1"], giraffe, lexicon.categories)]
+    verbs = [
+        x.lemma
+        for x in ours(lexicon)
+        if x.category == "V"
+        and "transitive" in x.features.get("frames", ())
+        and "arg1" in x.features
+        and query.evaluate(x.features["arg1"], giraffe, lexicon.categories)
+    ]
     assert len(verbs) <= 20, verbs
 
 
 def test_lexicon_data_relational_nouns_say_what_follows_of(lexicon):
-    bad = [x.lemma for x in ours(lexicon)
-           if x.category == "N" and bool(x.features.get("relational")) != ("arg1" in x.features)]
+    bad = [
+        x.lemma
+        for x in ours(lexicon)
+        if x.category == "N" and bool(x.features.get("relational")) != ("arg1" in x.features)
+    ]
     assert not bad, "\n".join(bad)
 
 
@@ -419,15 +558,22 @@ def test_lexicon_data_names_match_the_names_corpus(lexicon, corpora):
 
 
 def test_lexicon_data_object_frames_have_arg2(lexicon):
-    bad = [x.lemma for x in ours(lexicon)
-           if x.category == "V" and x.features.get("frames", frozenset()) & OBJECT_FRAMES and "arg2" not in x.features]
+    bad = [
+        x.lemma
+        for x in ours(lexicon)
+        if x.category == "V" and x.features.get("frames", frozenset()) & OBJECT_FRAMES and "arg2" not in x.features
+    ]
     assert not bad, "\n".join(bad)
 
 
 def test_lexicon_data_double_object_frames_have_arg3(lexicon):
-    bad = [x.lemma for x in ours(lexicon)
-           if x.category == "V" and x.features.get("frames", frozenset()) & {"ditransitive", "dative"}
-           and "arg3" not in x.features]
+    bad = [
+        x.lemma
+        for x in ours(lexicon)
+        if x.category == "V"
+        and x.features.get("frames", frozenset()) & {"ditransitive", "dative"}
+        and "arg3" not in x.features
+    ]
     assert not bad, "\n".join(bad)
 
 
@@ -456,8 +602,12 @@ def test_lexicon_data_reflexive_verbs_take_people_on_both_sides(lexicon):
     bad = []
     for x in ours(lexicon):
         if x.category == "V" and x.features.get("reflexive"):
-            fits = [w for w in people if query.evaluate(x.features["arg1"], w, categories)
-                    and query.evaluate(x.features["arg2"], w, categories)]
+            fits = [
+                w
+                for w in people
+                if query.evaluate(x.features["arg1"], w, categories)
+                and query.evaluate(x.features["arg2"], w, categories)
+            ]
             if len(fits) < 50:
                 bad.append(f"{x.lemma}: only {len(fits)} people fit both arg1 and arg2")
     assert not bad, "\n".join(bad)
@@ -474,8 +624,11 @@ def _formulas(lexicon):
 
 
 def test_lexicon_data_every_formula_selects_a_noun(lexicon):
-    bad = [f"{x.source.file}:{x.source.line}: {name}" for x, name, formula in _formulas(lexicon)
-           if not lexicon.filter(f"({formula}) and (N or PN)")]
+    bad = [
+        f"{x.source.file}:{x.source.line}: {name}"
+        for x, name, formula in _formulas(lexicon)
+        if not lexicon.filter(f"({formula}) and (N or PN)")
+    ]
     assert not bad, "\n".join(bad)
 
 
@@ -490,8 +643,14 @@ def test_lexicon_data_formula_lemmas_are_nouns(lexicon):
             return lemmas(node[1])
         return list(node[3]) if node[0] == "test" and node[1] == "lemma" else []
 
-    bad = sorted({f"{x.lemma}.{name}: {v}" for x, name, formula in _formulas(lexicon)
-                  for v in lemmas(query.parse(formula)) if v not in nouns})
+    bad = sorted(
+        {
+            f"{x.lemma}.{name}: {v}"
+            for x, name, formula in _formulas(lexicon)
+            for v in lemmas(query.parse(formula))
+            if v not in nouns
+        }
+    )
     assert not bad, "\n".join(bad)
 
 
@@ -510,9 +669,26 @@ def test_lexicon_data_covers_the_paradigms(lexicon):
     assert len([x for x in nouns if x.features.get("human")]) >= 500
     assert len([x for x in nouns if "animal" in x.features["class"]]) >= 150
     assert len(distinct_en) >= 85
-    assert min(frames[f] for f in ("intransitive", "transitive", "ditransitive", "dative", "that_clause",
-                                   "wh_clause", "np_or_clause", "to_infinitive", "raising_subject",
-                                   "raising_object", "control_object", "ing_complement")) >= 12, frames
+    assert (
+        min(
+            frames[f]
+            for f in (
+                "intransitive",
+                "transitive",
+                "ditransitive",
+                "dative",
+                "that_clause",
+                "wh_clause",
+                "np_or_clause",
+                "to_infinitive",
+                "raising_subject",
+                "raising_object",
+                "control_object",
+                "ing_complement",
+            )
+        )
+        >= 12
+    ), frames
     bare = [w for w in lexicon.category("V") if w.get("vform") == "bare"]
     assert sum(bool(w.get("obligatory_object")) for w in bare) >= 85
     assert sum(bool(w.get("never_transitive")) for w in bare) >= 80
@@ -622,18 +798,66 @@ def test_lexicon_data_word_classes_page_is_current() -> None:
     from blimpgen.vocab.classes import render_word_classes
 
     page = Path(__file__).resolve().parents[2] / "docs" / "verb-classes.md"
-    assert page.read_text(encoding="utf-8") == render_word_classes(load_lexicon()), \
+    assert page.read_text(encoding="utf-8") == render_word_classes(load_lexicon()), (
         "docs/verb-classes.md is stale: run `python -m blimpgen.vocab.classes -o docs/verb-classes.md`"
+    )
 
 
 # Names given to both sexes in English (gender-guesser's nam_dict marks them mostly-male, mostly-female
 # or unisex in the US, Britain or Ireland, or they are diminutives now common for girls): a gender
 # contrast with one of them ("Charley was kicking herself") is not a contrast, so none is in the lexicon.
-MIXED_SEX_NAMES = ("Charley", "Charlie", "Artie", "Dylan", "Johnnie", "Mickey", "Stevie", "Tyler", "Beverly",
-                   "Carol", "Kay", "Carmen", "Camille", "Jordan", "Taylor", "Morgan", "Casey", "Jesse", "Jamie",
-                   "Robin", "Terry", "Kelly", "Leslie", "Lynn", "Dana", "Billie", "Frankie", "Sam", "Alex",
-                   "Chris", "Pat", "Jean", "Dale", "Kim", "Lee", "Sidney", "Tracy", "Shannon", "Avery", "Riley",
-                   "Jackie", "Jo", "Toni", "Marion", "Evelyn", "Jody", "Kerry", "Kris", "Sandy", "Cameron")
+MIXED_SEX_NAMES = (
+    "Charley",
+    "Charlie",
+    "Artie",
+    "Dylan",
+    "Johnnie",
+    "Mickey",
+    "Stevie",
+    "Tyler",
+    "Beverly",
+    "Carol",
+    "Kay",
+    "Carmen",
+    "Camille",
+    "Jordan",
+    "Taylor",
+    "Morgan",
+    "Casey",
+    "Jesse",
+    "Jamie",
+    "Robin",
+    "Terry",
+    "Kelly",
+    "Leslie",
+    "Lynn",
+    "Dana",
+    "Billie",
+    "Frankie",
+    "Sam",
+    "Alex",
+    "Chris",
+    "Pat",
+    "Jean",
+    "Dale",
+    "Kim",
+    "Lee",
+    "Sidney",
+    "Tracy",
+    "Shannon",
+    "Avery",
+    "Riley",
+    "Jackie",
+    "Jo",
+    "Toni",
+    "Marion",
+    "Evelyn",
+    "Jody",
+    "Kerry",
+    "Kris",
+    "Sandy",
+    "Cameron",
+)
 
 
 def test_lexicon_data_names_are_of_one_sex(lexicon) -> None:
@@ -653,17 +877,50 @@ def test_lexicon_data_nouns_of_variable_number_are_marked(lexicon, lemma) -> Non
 
 def test_lexicon_data_double_object_covers_the_ditransitive_frame(lexicon) -> None:
     """Every verb listing the ditransitive frame takes two objects (double_object); others are added by hand."""
-    missing = sorted(w.lemma for w in lexicon.filter("V and vform=bare and frames=ditransitive")
-                     if not w.get("double_object"))
+    missing = sorted(
+        w.lemma for w in lexicon.filter("V and vform=bare and frames=ditransitive") if not w.get("double_object")
+    )
     assert not missing, missing
 
 
 # Person nouns said of either sex, though some look gendered: none may carry gender, which is
 # what gender contrasts rely on ("the chairman / minister was kicking herself" is fine).
-COMMON_GENDER = ("chairman", "spokesman", "congressman", "foreman", "layman", "seaman", "fisherman", "cameraman",
-                 "craftsman", "gunman", "statesman", "tradesman", "workman", "countryman", "groom", "knight",
-                 "witch", "minister", "doctor", "nurse", "teacher", "pilot", "lawyer", "soldier", "host", "hero",
-                 "actor", "waiter", "poet", "heir", "sibling", "cousin", "parent", "child")
+COMMON_GENDER = (
+    "chairman",
+    "spokesman",
+    "congressman",
+    "foreman",
+    "layman",
+    "seaman",
+    "fisherman",
+    "cameraman",
+    "craftsman",
+    "gunman",
+    "statesman",
+    "tradesman",
+    "workman",
+    "countryman",
+    "groom",
+    "knight",
+    "witch",
+    "minister",
+    "doctor",
+    "nurse",
+    "teacher",
+    "pilot",
+    "lawyer",
+    "soldier",
+    "host",
+    "hero",
+    "actor",
+    "waiter",
+    "poet",
+    "heir",
+    "sibling",
+    "cousin",
+    "parent",
+    "child",
+)
 
 
 @pytest.mark.parametrize("lemma", COMMON_GENDER)
@@ -679,8 +936,11 @@ def test_lexicon_data_gendered_nouns_are_listed_together(lexicon) -> None:
     gendered = [x for x in ours(lexicon) if x.category == "N" and x.features.get("gender") in ("m", "f")]
     text = (Path(lexicon_files_dir()) / "nouns.tsv").read_text(encoding="utf-8").splitlines()
     section_end = next(i for i, line in enumerate(text, 1) if line.startswith("# ---- gendered in form but"))
-    stray = [f"{x.lemma} ({x.source.line})" for x in gendered
-             if x.source.line > section_end and not x.features.get("relational") and x.lemma != "guy"]
+    stray = [
+        f"{x.lemma} ({x.source.line})"
+        for x in gendered
+        if x.source.line > section_end and not x.features.get("relational") and x.lemma != "guy"
+    ]
     assert not stray, stray
 
 
@@ -693,16 +953,28 @@ def lexicon_files_dir() -> Path:
 
 def test_lexicon_data_absolute_use_verbs_are_not_obligatory_object(lexicon):
     """Verbs with an absolute use ('He's digitizing', 'She's alphabetizing') never drop to bad."""
-    absolute = {"digitize", "alphabetize", "serenade", "exterminate", "garnish", "refurbish", "bulldoze",
-                "pave", "misspell", "eulogize"}
+    absolute = {
+        "digitize",
+        "alphabetize",
+        "serenade",
+        "exterminate",
+        "garnish",
+        "refurbish",
+        "bulldoze",
+        "pave",
+        "misspell",
+        "eulogize",
+    }
     bad = sorted({w.lemma for w in lexicon.filter("V and obligatory_object") if w.lemma in absolute})
     assert not bad, bad
 
 
 def test_lexicon_data_review_marks(lexicon):
     """Words a review found read otherwise carry the mark the paradigms exclude."""
+
     def marked(formula: str) -> set[str]:
         return {w.lemma for w in lexicon.filter(formula)}
+
     assert {"binder", "legend", "model", "source"} <= marked("N and person_sense")
     assert {"boundary", "route", "location"} <= marked("N and place_reading")
     assert {"year", "night", "twilight", "day", "week", "morning"} <= marked("N and class=time")

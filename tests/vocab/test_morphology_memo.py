@@ -18,8 +18,7 @@ def test_morphology_memo_is_current() -> None:
 
 
 def test_loading_the_shipped_lexicon_does_not_import_inflect() -> None:
-    code = ("import sys; from blimpgen.vocab import load_lexicon; load_lexicon(); "
-            "print('inflect' in sys.modules)")
+    code = "import sys; from blimpgen.vocab import load_lexicon; load_lexicon(); print('inflect' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

@@ -51,9 +51,13 @@ def test_nonce_keeps_features_but_not_irregular_forms() -> None:
         if before.category not in NONCE_CATEGORIES:
             assert after is before
             continue
-        kept = {k: v for k, v in before.features.items()
-                if k not in FORM_FEATURES + ("_text",) and inventory.get(k, None) is not None
-                and inventory[k].type != "relation"}
+        kept = {
+            k: v
+            for k, v in before.features.items()
+            if k not in FORM_FEATURES + ("_text",)
+            and inventory.get(k, None) is not None
+            and inventory[k].type != "relation"
+        }
         assert kept == {k: v for k, v in after.features.items() if k in kept}, before.lemma
         relations = [k for k in before.features if k in inventory and inventory[k].type == "relation"]
         for name in relations:
@@ -69,9 +73,13 @@ def test_nonce_forms_are_regular() -> None:
             assert word.text == regular_plural(lemma) and word.get("plural_type") == "regular"
         if word.category == "V":
             pres = morphology.third_singular(lemma) if word.get("number") == "sg" else lemma
-            expected = {"bare": lemma, "pres": pres,
-                        "past": morphology.regular_past(lemma), "en": morphology.regular_past(lemma),
-                        "ing": morphology.present_participle(lemma)}[vform]
+            expected = {
+                "bare": lemma,
+                "pres": pres,
+                "past": morphology.regular_past(lemma),
+                "en": morphology.regular_past(lemma),
+                "ing": morphology.present_participle(lemma),
+            }[vform]
             assert word.text == expected and not word.get("distinct_en") and not word.get("syncretic_past")
 
 

@@ -10,42 +10,53 @@ from blimpgen.errors import SpecError
 from blimpgen.vocab import load_inventory, query
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("N", ("test", "N", None, ())),
-    ("not animate", ("not", ("test", "animate", None, ()))),
-    ("class=food,drink", ("test", "class", "=", ("food", "drink"))),
-    ("number = subj.number", ("test", "number", "=", (query.Ref(("subj", "number")),))),
-    ("fits(verb.arg2)", ("fits", query.Ref(("verb", "arg2")))),
-    ("takes(arg1, subj)", ("takes", "arg1", query.Ref(("subj",)))),
-    ("N and (animate or mass)", ("and", ("test", "N", None, ()),
-                                 ("or", ("test", "animate", None, ()), ("test", "mass", None, ())))),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("N", ("test", "N", None, ())),
+        ("not animate", ("not", ("test", "animate", None, ()))),
+        ("class=food,drink", ("test", "class", "=", ("food", "drink"))),
+        ("number = subj.number", ("test", "number", "=", (query.Ref(("subj", "number")),))),
+        ("fits(verb.arg2)", ("fits", query.Ref(("verb", "arg2")))),
+        ("takes(arg1, subj)", ("takes", "arg1", query.Ref(("subj",)))),
+        (
+            "N and (animate or mass)",
+            ("and", ("test", "N", None, ()), ("or", ("test", "animate", None, ()), ("test", "mass", None, ()))),
+        ),
+    ],
+)
 def test_query_parse(text: str, expected: tuple) -> None:
     assert query.parse(text) == expected
 
 
-@pytest.mark.parametrize("text,message", [
-    ("", "empty formula"),
-    ("N and", "expected more"),
-    ("(N", "expected ')'"),
-    ("N animate", "unexpected 'animate'"),
-    ("subj.number = pl", "goes on the right"),
-    ("N & animate", "unexpected '&"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("", "empty formula"),
+        ("N and", "expected more"),
+        ("(N", "expected ')'"),
+        ("N animate", "unexpected 'animate'"),
+        ("subj.number = pl", "goes on the right"),
+        ("N & animate", "unexpected '&"),
+    ],
+)
 def test_query_parse_errors(text: str, message: str) -> None:
     with pytest.raises(SpecError) as info:
         query.parse(text)
     assert message in str(info.value)
 
 
-@pytest.mark.parametrize("text,message", [
-    ("animat", "did you mean 'animate'"),
-    ("class=fod", "class has no value 'fod'"),
-    ("plural", "is a form feature; compare it"),
-    ("number = subj.number", "references (subj.number) are not allowed here"),
-    ("takes(class, subj)", "takes() needs a formula feature"),
-    ("category=X", "unknown category 'X'"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("animat", "did you mean 'animate'"),
+        ("class=fod", "class has no value 'fod'"),
+        ("plural", "is a form feature; compare it"),
+        ("number = subj.number", "references (subj.number) are not allowed here"),
+        ("takes(class, subj)", "takes() needs a formula feature"),
+        ("category=X", "unknown category 'X'"),
+    ],
+)
 def test_query_check_errors(text: str, message: str) -> None:
     problems = query.check(query.parse(text), load_inventory(), slots=None)
     assert any(message in p for p in problems), problems
@@ -74,6 +85,7 @@ def _eval(text: str, word: dict, bindings: dict | None = None) -> bool:
         for part in ref.path[1:]:
             value = None if value is None else value.get(part)
         return value
+
     return predicate(FakeWord(word), resolve)
 
 
@@ -114,8 +126,10 @@ def test_query_eval_fits_and_takes() -> None:
     assert not _eval("fits(verb.arg3)", cake, {"verb": verb})  # missing formula never fits
 
 
-@given(st.lists(st.sampled_from(["animate", "mass", "N", "not human", "class=food"]), min_size=1, max_size=6),
-       st.sampled_from([" and ", " or "]))
+@given(
+    st.lists(st.sampled_from(["animate", "mass", "N", "not human", "class=food"]), min_size=1, max_size=6),
+    st.sampled_from([" and ", " or "]),
+)
 def test_query_parse_is_stable_for_generated_formulas(atoms: list[str], joiner: str) -> None:
     text = joiner.join(atoms)
     node = query.parse(text)

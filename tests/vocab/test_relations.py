@@ -23,8 +23,10 @@ BAD_RELATIONS = [
     ("robin\tN\tisa=hot\nhot\tA\t", "x.tsv:1: isa: unknown N lemma 'hot'"),  # the target category counts
     ("robin\tN\tisa=robin", "x.tsv:1: isa: 'robin' cannot be its own isa"),
     ("hot\tA\tantonym=hot", "x.tsv:1: antonym: 'hot' cannot be its own antonym"),
-    ("hot\tA\tantonym=cold\ncold\tA\tsynonym=hot",
-     "x.tsv:1: antonym: 'hot' and 'cold' are both antonym and synonym; a pair can only be one"),
+    (
+        "hot\tA\tantonym=cold\ncold\tA\tsynonym=hot",
+        "x.tsv:1: antonym: 'hot' and 'cold' are both antonym and synonym; a pair can only be one",
+    ),
     ("a\tN\tisa=b\nb\tN\tisa=c\nc\tN\tisa=a", "x.tsv:1: isa: isa cycle: a -> b -> c -> a"),
     ("robin\tN\tisa", "x.tsv:1: isa: relation feature needs a value (isa=...)"),
     ("robin\tN\tisa=big bird", "x.tsv:1: isa: isa needs comma-separated N lemmas (isa=a,b), got 'big bird'"),
@@ -51,8 +53,7 @@ def test_relations_every_error_is_reported_once() -> None:
 
 
 def test_relations_resolve_across_files() -> None:
-    lx = build_lexicon([("a.tsv", "robin\tN\tisa=bird"), ("b.tsv", "bird\tN\tisa=animal\nanimal\tN")],
-                       load_inventory())
+    lx = build_lexicon([("a.tsv", "robin\tN\tisa=bird"), ("b.tsv", "bird\tN\tisa=animal\nanimal\tN")], load_inventory())
     assert lx.by_id["N:robin:pl"].get("ancestors") == frozenset({"bird", "animal"})
 
 
@@ -83,10 +84,15 @@ BAD_INVENTORIES = [
     ("size: {type: enum, values: [a], target: N, categories: [N], doc: d}", "target is only for relation features"),
     ("ant: {type: relation, target: A, categories: [A, N], symmetric: true, doc: d}", "categories must be [A]"),
     ("ant: {type: relation, target: A, categories: [A], disjoint: [syn], doc: d}", "disjoint names 'syn'"),
-    ("up: {type: relation, target: N, categories: [N], closure_of: isa, derived: true, doc: d}",
-     "closure_of names 'isa'"),
-    ("isa: {type: relation, target: N, categories: [N], doc: d}\n  "
-     + "up: {type: relation, target: N, categories: [N], closure_of: isa, doc: d}", "add derived: true"),
+    (
+        "up: {type: relation, target: N, categories: [N], closure_of: isa, derived: true, doc: d}",
+        "closure_of names 'isa'",
+    ),
+    (
+        "isa: {type: relation, target: N, categories: [N], doc: d}\n  "
+        + "up: {type: relation, target: N, categories: [N], closure_of: isa, doc: d}",
+        "add derived: true",
+    ),
     ("up: {type: relation, target: N, categories: [N], derived: true, doc: d}", "needs closure_of"),
 ]
 
@@ -100,13 +106,26 @@ def test_relations_inventory_declarations_are_checked(features: str, message: st
 
 
 def test_relations_overlay_inventory_may_add_relations() -> None:
-    inventory = load_inventory().merged({"features": {"meronym": {
-        "type": "relation", "target": "N", "categories": ["N"], "doc": "part of"}}}, "o.yaml")
+    inventory = load_inventory().merged(
+        {"features": {"meronym": {"type": "relation", "target": "N", "categories": ["N"], "doc": "part of"}}}, "o.yaml"
+    )
     lx = build_lexicon([("x.tsv", "wheel\tN\tmeronym=car\ncar\tN")], inventory)
     assert lx.by_id["N:wheel:sg"].get("meronym") == frozenset({"car"})
     with pytest.raises(LexiconError, match="disjoint names 'synonim'"):
-        load_inventory().merged({"features": {"hyponym": {
-            "type": "relation", "target": "A", "categories": ["A"], "disjoint": ["synonim"], "doc": "d"}}}, "o.yaml")
+        load_inventory().merged(
+            {
+                "features": {
+                    "hyponym": {
+                        "type": "relation",
+                        "target": "A",
+                        "categories": ["A"],
+                        "disjoint": ["synonim"],
+                        "doc": "d",
+                    }
+                }
+            },
+            "o.yaml",
+        )
 
 
 # ----------------------------------------------------------------------------- size
@@ -123,11 +142,14 @@ def test_relations_size_order_is_the_declared_order() -> None:
 # ----------------------------------------------------------------------------- the constraint language
 
 
-@pytest.mark.parametrize("text,message", [
-    ("size", "'size' is an enum feature; compare it, e.g. size=tiny"),
-    ("class", "'class' is a set feature; compare it"),
-    ("isa=true", "isa is a relation: write isa (has one) or not isa"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("size", "'size' is an enum feature; compare it, e.g. size=tiny"),
+        ("class", "'class' is a set feature; compare it"),
+        ("isa=true", "isa is a relation: write isa (has one) or not isa"),
+    ],
+)
 def test_relations_check_messages(text: str, message: str) -> None:
     problems = query.check(query.parse(text), load_inventory(), slots=None)
     assert any(message in p for p in problems), problems
@@ -146,6 +168,7 @@ def _resolver(bindings: dict):
         for part in ref.path[1:]:
             value = None if value is None else value.get(part)
         return value
+
     return resolve
 
 
@@ -166,8 +189,14 @@ def test_relations_formulas_on_the_fixture(relations_lexicon) -> None:
     assert _both(lx, "isa = parent.lemma and number=sg", parent=boat) == ["N:ferry:sg", "N:canoe:sg"]
     assert _both(lx, "lemma = leaf.ancestors and number=sg", leaf=robin) == ["N:animal:sg", "N:bird:sg"]
     assert _both(lx, "A and lemma = adj.antonym", adj=hot) == ["A:cold:cold"]
-    assert _both(lx, "A and antonym") == ["A:big:big", "A:hot:hot", "A:cold:cold", "A:warm:warm", "A:cool:cool",
-                                          "A:tiny:tiny"]
+    assert _both(lx, "A and antonym") == [
+        "A:big:big",
+        "A:hot:hot",
+        "A:cold:cold",
+        "A:warm:warm",
+        "A:cool:cool",
+        "A:tiny:tiny",
+    ]
     assert len(_both(lx, "N and isa")) == 2 * 13 - 1  # 13 nouns with isa; milk has one form
     # a bare reference to a relation: the referenced word has one
     assert _both(lx, "N and leaf.isa and number=pl", leaf=robin) == _both(lx, "N and number=pl")
@@ -230,8 +259,9 @@ def test_relations_data_isa_targets_are_count_nouns(lexicon) -> None:
     nouns = _nouns(lexicon)
     targets = {t for x in nouns.values() for t in x.features.get("isa", ())}
     plural_types = {w.lemma: w.get("plural_type") for w in lexicon.category("N") if w.get("number") == "pl"}
-    bad = sorted(t for t in targets if nouns[t].features.get("mass") or plural_types.get(t) not in
-                 ("regular", "invariant"))
+    bad = sorted(
+        t for t in targets if nouns[t].features.get("mass") or plural_types.get(t) not in ("regular", "invariant")
+    )
     assert not bad
 
 
@@ -256,8 +286,12 @@ def test_relations_data_children_share_a_class_with_parents(lexicon) -> None:
     that catches a lemma typed under the wrong parent; vegetable isa plant is the one crossing."""
     nouns = _nouns(lexicon)
     crossings = {("vegetable", "plant")}
-    bad = [f"{x.source}: {lemma} isa {parent}" for lemma, x in nouns.items() for parent in x.features.get("isa", ())
-           if not x.features["class"] & nouns[parent].features["class"] and (lemma, parent) not in crossings]
+    bad = [
+        f"{x.source}: {lemma} isa {parent}"
+        for lemma, x in nouns.items()
+        for parent in x.features.get("isa", ())
+        if not x.features["class"] & nouns[parent].features["class"] and (lemma, parent) not in crossings
+    ]
     assert not bad, "\n".join(bad)
 
 
@@ -268,26 +302,38 @@ def test_relations_data_size_buckets(lexicon) -> None:
     assert [x.lemma for x in sized if x.category != "N" or x.features.get("mass")] == []
     # the buckets order everyday anchors
     nouns = _nouns(lexicon)
-    assert SIZE_ORDER.index(nouns["ant"].features["size"]) < SIZE_ORDER.index(nouns["cat"].features["size"]) \
-        < SIZE_ORDER.index(nouns["person"].features["size"]) < SIZE_ORDER.index(nouns["elephant"].features["size"]) \
+    assert (
+        SIZE_ORDER.index(nouns["ant"].features["size"])
+        < SIZE_ORDER.index(nouns["cat"].features["size"])
+        < SIZE_ORDER.index(nouns["person"].features["size"])
+        < SIZE_ORDER.index(nouns["elephant"].features["size"])
         < SIZE_ORDER.index(nouns["mountain"].features["size"])
+    )
 
 
 def test_relations_data_adjective_pairs(lexicon) -> None:
     adjectives = {x.lemma: x for x in lexicon.lexemes if x.category == "A"}
-    pairs = {name: {frozenset((lemma, other)) for lemma, x in adjectives.items() for other in x.features.get(name, ())}
-             for name in ("antonym", "synonym")}
+    pairs = {
+        name: {frozenset((lemma, other)) for lemma, x in adjectives.items() for other in x.features.get(name, ())}
+        for name in ("antonym", "synonym")
+    }
     assert len(pairs["antonym"]) >= 60 and len(pairs["synonym"]) >= 60
     assert not pairs["antonym"] & pairs["synonym"]
     bad = []
     for lemma, x in adjectives.items():
         antonyms, synonyms = x.features.get("antonym", frozenset()), x.features.get("synonym", frozenset())
         for name, related in (("antonym", antonyms), ("synonym", synonyms)):
-            bad += [f"{lemma}: {name} {o} is not symmetric" for o in related
-                    if lemma not in adjectives[o].features.get(name, ())]
+            bad += [
+                f"{lemma}: {name} {o} is not symmetric"
+                for o in related
+                if lemma not in adjectives[o].features.get(name, ())
+            ]
         # a synonym of one of my antonyms is no synonym of mine (hot~warm and hot<>cold, so warm~cold fails)
-        bad += [f"{lemma}: {o} is a synonym and a synonym of an antonym" for o in synonyms
-                if any(o in adjectives[a].features.get("synonym", ()) for a in antonyms)]
+        bad += [
+            f"{lemma}: {o} is a synonym and a synonym of an antonym"
+            for o in synonyms
+            if any(o in adjectives[a].features.get("synonym", ()) for a in antonyms)
+        ]
     assert not bad, "\n".join(bad)
 
 

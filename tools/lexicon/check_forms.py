@@ -55,8 +55,11 @@ def main() -> None:
         where = f"{lexeme.source.file}:{lexeme.source.line}"
         if lexeme.category == "PN" and lexeme.lemma in known_names:
             pass
-        elif lexeme.lemma not in words and lexeme.lemma.lower() not in lower and not (
-                lexeme.category != "PN" and (brown[lexeme.lemma] or wiki[lexeme.lemma])):
+        elif (
+            lexeme.lemma not in words
+            and lexeme.lemma.lower() not in lower
+            and not (lexeme.category != "PN" and (brown[lexeme.lemma] or wiki[lexeme.lemma]))
+        ):
             print(f"{where}\tlemma-unknown\t{lexeme.lemma}")
             problems += 1
         forms = {w.text for w in lexicon.forms(next(w for w in lexicon.words if w.lexeme is lexeme))}
@@ -75,8 +78,11 @@ def main() -> None:
             print(f"{where}\tform-unattested\t{lexeme.lemma} -> {form}{note}")
             problems += 1
         if lexeme.category == "N" and "plural" not in lexeme.features and not lexeme.features.get("mass"):
-            plural = next(w.text for w in lexicon.forms(next(w for w in lexicon.words if w.lexeme is lexeme))
-                          if w.get("number") == "pl")
+            plural = next(
+                w.text
+                for w in lexicon.forms(next(w for w in lexicon.words if w.lexeme is lexeme))
+                if w.get("number") == "pl"
+            )
             if plural not in regular_plurals(lexeme.lemma):
                 print(f"{where}\tplural-irregular\t{lexeme.lemma} -> {plural} (add plural=)")
                 problems += 1

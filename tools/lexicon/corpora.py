@@ -34,8 +34,9 @@ def word_list(corpora: Path) -> frozenset[str]:
     (box, hang), which ``en-basic`` supplies.
     """
     with zipfile.ZipFile(Path(corpora) / "words.zip") as zf:
-        return frozenset(zf.read("words/en").decode("utf-8").split()
-                         + zf.read("words/en-basic").decode("utf-8").split())
+        return frozenset(
+            zf.read("words/en").decode("utf-8").split() + zf.read("words/en-basic").decode("utf-8").split()
+        )
 
 
 @cache
@@ -106,9 +107,11 @@ def wordnet(wordnet_dir: Path = Path("/usr/share/wordnet")):
     for path in Path(wordnet_dir).iterdir():
         if path.is_file():
             shutil.copy(path, root / path.name)
-    (root / "lexnames").write_text("".join(f"{i:02d}\t{n}\t{_POS_NUMBER[n.split('.')[0]]}\n"
-                                           for i, n in enumerate(LEXNAMES)))
+    (root / "lexnames").write_text(
+        "".join(f"{i:02d}\t{n}\t{_POS_NUMBER[n.split('.')[0]]}\n" for i, n in enumerate(LEXNAMES))
+    )
     nltk.data.path.insert(0, str(root))  # nltk only opens corpora under its data roots
+
     class _Reader(WordNetCorpusReader):
         def map_wn(self, version: str = "wordnet") -> None:
             return None  # the OMW sense mapping needs nltk_data; we only read English WordNet

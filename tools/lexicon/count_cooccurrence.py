@@ -130,8 +130,12 @@ def main() -> None:
     parser.add_argument("corpora", type=Path)
     parser.add_argument("--evidence", type=Path, help="class-level TSV for blimpgen audit --plausibility")
     parser.add_argument("--pairs", type=Path, help="lemma-level TSV")
-    parser.add_argument("--propose", nargs="*", default=[],
-                        help="A:lemma or V:lemma[:arg1|arg2]: attested nouns its restriction leaves out")
+    parser.add_argument(
+        "--propose",
+        nargs="*",
+        default=[],
+        help="A:lemma or V:lemma[:arg1|arg2]: attested nouns its restriction leaves out",
+    )
     parser.add_argument("--no-wikitext", action="store_true", help="Brown only (faster)")
     args = parser.parse_args()
 
@@ -143,15 +147,20 @@ def main() -> None:
     sentences = brown if args.no_wikitext else brown + wikitext_sentences(args.corpora, brown)
     counts = relations(sentences, nouns, verbs, adjectives)
     if args.pairs:
-        args.pairs.write_text("".join(f"{p.split(':', 1)[1]}\t{r}\t{n}\t{c}\n"
-                                      for (p, r, n), c in sorted(counts.items())), encoding="utf-8")
+        args.pairs.write_text(
+            "".join(f"{p.split(':', 1)[1]}\t{r}\t{n}\t{c}\n" for (p, r, n), c in sorted(counts.items())),
+            encoding="utf-8",
+        )
     if args.evidence:
         rows = evidence_rows(counts, lexicon)
-        header = ("# Co-occurrence counts from Brown and WikiText-2 (tools/lexicon/count_cooccurrence.py):\n"
-                  "# predicate, role (arg1 subject / described noun, arg2 object), class label, count.\n")
+        header = (
+            "# Co-occurrence counts from Brown and WikiText-2 (tools/lexicon/count_cooccurrence.py):\n"
+            "# predicate, role (arg1 subject / described noun, arg2 object), class label, count.\n"
+        )
         args.evidence.parent.mkdir(parents=True, exist_ok=True)
-        args.evidence.write_text(header + "".join(f"{p}\t{r}\t{k}\t{c}\n" for (p, r, k), c in sorted(rows.items())),
-                                 encoding="utf-8")
+        args.evidence.write_text(
+            header + "".join(f"{p}\t{r}\t{k}\t{c}\n" for (p, r, k), c in sorted(rows.items())), encoding="utf-8"
+        )
     by_lemma = {}
     for word in lexicon.category("N"):
         if word.get("number") in ("sg", None):
@@ -162,8 +171,9 @@ def main() -> None:
         entry = next(x for x in lexicon.lexemes if x.category == category and x.lemma == lemma)
         formula = entry.features.get(role, "N")
         attested = Counter({n: c for (p, r, n), c in counts.items() if p == f"{category}:{lemma}" and r == role})
-        missing = [(n, c) for n, c in attested.most_common()
-                   if not query.evaluate(formula, by_lemma[n], lexicon.categories)]
+        missing = [
+            (n, c) for n, c in attested.most_common() if not query.evaluate(formula, by_lemma[n], lexicon.categories)
+        ]
         print(f"{item}: {' '.join(f'{n}({c})' for n, c in missing) or '-'}")
 
 

@@ -79,8 +79,12 @@ def main() -> None:
     parser.add_argument("mode", choices=["isa", "adjectives"])
     parser.add_argument("lemmas", nargs="*")
     parser.add_argument("--lexicon", type=Path, help="TSV whose rows to propose for (all N or A rows)")
-    parser.add_argument("--nouns", type=Path, default=Path("src/blimpgen/vocab/data/lexicon/nouns.tsv"),
-                        help="nouns TSV: parents must be count nouns of it")
+    parser.add_argument(
+        "--nouns",
+        type=Path,
+        default=Path("src/blimpgen/vocab/data/lexicon/nouns.tsv"),
+        help="nouns TSV: parents must be count nouns of it",
+    )
     parser.add_argument("--prefer", default="", help="comma-separated categories to stop at when on the path")
     parser.add_argument("--compare", type=Path, help="nouns TSV whose written isa to check against WordNet")
     parser.add_argument("--wordnet", type=Path, default=Path("/usr/share/wordnet"))

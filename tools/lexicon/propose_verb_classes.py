@@ -26,8 +26,10 @@ from pathlib import Path
 
 from corpora import read_tsv, verbnet
 
-OBJECT_TAGS = re.compile(r"^(at|dt|dti|dts|dtx|ap|abn|abx|pp\$|pp\$\$|ppo|ppl|ppls|nn|nns|np|nps|nr|cd|od"
-                         r"|jj|jjs|jjt|jjr)$")
+OBJECT_TAGS = re.compile(
+    r"^(at|dt|dti|dts|dtx|ap|abn|abx|pp\$|pp\$\$|ppo|ppl|ppls|nn|nns|np|nps|nr|cd|od"
+    r"|jj|jjs|jjt|jjr)$"
+)
 BARE_TAGS = re.compile(r"^(\.|,|:|cc|cs|in|to|wdt|wps|wrb|--|'')$")
 BE = re.compile(r"^(be|bed|bedz|bem|ber|bez|beg|ben)$")
 
@@ -37,8 +39,13 @@ def forms_of(lemma: str, feats: dict[str, str]) -> set[str]:
     from blimpgen.vocab import morphology
 
     past = feats.get("past") or morphology.regular_past(lemma)
-    return {lemma, feats.get("pres3sg") or morphology.third_singular(lemma), past, feats.get("en") or past,
-            feats.get("ing") or morphology.present_participle(lemma)}
+    return {
+        lemma,
+        feats.get("pres3sg") or morphology.third_singular(lemma),
+        past,
+        feats.get("en") or past,
+        feats.get("ing") or morphology.present_participle(lemma),
+    }
 
 
 def brown_sentences(corpora: Path):
@@ -64,13 +71,13 @@ def corpus_uses(corpora: Path, verbs: dict[str, set[str]], examples: int):
         for i, (word, tag) in enumerate(sentence):
             if not tag.startswith("v") or word not in by_form:
                 continue
-            if tag == "vbn" and any(BE.match(t) for _, t in sentence[max(0, i - 3):i]):
+            if tag == "vbn" and any(BE.match(t) for _, t in sentence[max(0, i - 3) : i]):
                 continue  # a passive participle has no object of its own
             following = sentence[i + 1][1] if i + 1 < len(sentence) else "."
             slot = 0 if BARE_TAGS.match(following) else 1 if OBJECT_TAGS.match(following) else None
             if slot is None:
                 continue
-            context = " ".join(w for w, _ in sentence[max(0, i - 4):i + 4])
+            context = " ".join(w for w, _ in sentence[max(0, i - 4) : i + 4])
             for lemma in by_form[word]:
                 entry = uses[lemma]
                 entry[slot] += 1
@@ -113,8 +120,21 @@ def main() -> None:
         bare, obj, bare_ex, obj_ex = uses[text]
         vn_bare, vn_obj = verbnet_frames(vn, text)
         share = f"{bare / (bare + obj):.2f}" if bare + obj else "-"
-        print("\t".join([text, feats.get("frames", ""), str(bare), str(obj), share, "; ".join(sorted(vn_bare)),
-                         "; ".join(sorted(vn_obj)[:3]), " | ".join(bare_ex), " | ".join(obj_ex)]))
+        print(
+            "\t".join(
+                [
+                    text,
+                    feats.get("frames", ""),
+                    str(bare),
+                    str(obj),
+                    share,
+                    "; ".join(sorted(vn_bare)),
+                    "; ".join(sorted(vn_obj)[:3]),
+                    " | ".join(bare_ex),
+                    " | ".join(obj_ex),
+                ]
+            )
+        )
 
 
 if __name__ == "__main__":

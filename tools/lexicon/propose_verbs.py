@@ -88,8 +88,7 @@ def verbnet_summary(vn, lemma: str) -> dict:
                         break
                 else:
                     unmapped[primary] += 1
-    return {"classes": classes, "frames": frames, "unmapped": unmapped, "roles": roles,
-            "inchoative": inchoative}
+    return {"classes": classes, "frames": frames, "unmapped": unmapped, "roles": roles, "inchoative": inchoative}
 
 
 def exception_forms(wordnet_dir: Path) -> dict[str, set[str]]:
@@ -154,12 +153,15 @@ def main() -> None:
             if summary["inchoative"] and "inchoative" not in feats:
                 missing.append("inchoative?")
             if missing or todo:
-                print(f"{lemma}\tverbnet frames not in row: {', '.join(missing) or '-'}"
-                      f"\tforms: {'; '.join(todo) or '-'}")
+                print(
+                    f"{lemma}\tverbnet frames not in row: {', '.join(missing) or '-'}\tforms: {'; '.join(todo) or '-'}"
+                )
             continue
         print(f"== {lemma}  brown={brown[lemma]}  classes={', '.join(summary['classes']) or 'none'}")
-        print(f"   frames: {', '.join(sorted(summary['frames'])) or '-'}"
-              f"{'  +inchoative' if summary['inchoative'] else ''}")
+        print(
+            f"   frames: {', '.join(sorted(summary['frames'])) or '-'}"
+            f"{'  +inchoative' if summary['inchoative'] else ''}"
+        )
         if summary["unmapped"]:
             print(f"   other VerbNet frames: {'; '.join(sorted(summary['unmapped']))}")
         for role, restr in sorted(summary["roles"].items()):

@@ -46,8 +46,9 @@ def paradigms(uids: Sequence[str] | None = None, paradigm_paths: Sequence[str | 
     return {source.uid: source for source in built}  # type: ignore[misc]
 
 
-def generate(paradigm: str | Paradigm, n: int = 1000, seed: int = 0,
-             paradigm_paths: Sequence[str | Path] = ()) -> list[MinimalPair]:
+def generate(
+    paradigm: str | Paradigm, n: int = 1000, seed: int = 0, paradigm_paths: Sequence[str | Path] = ()
+) -> list[MinimalPair]:
     """``n`` unique pairs of one paradigm (a UID or a built :class:`Paradigm`), as ``gen`` writes them.
 
     Raises:
@@ -79,8 +80,9 @@ def scorer(model: Any, tokenizer: Any = None, kind: str | None = None, **options
     return make_scorer(kind, model=model, **options)
 
 
-def score_sentences(sentences: Iterable[str], model: Any, tokenizer: Any = None, kind: str | None = None,
-                    **options: Any) -> list[float]:
+def score_sentences(
+    sentences: Iterable[str], model: Any, tokenizer: Any = None, kind: str | None = None, **options: Any
+) -> list[float]:
     """The log-probability (natural log, summed over tokens; PLL for masked models) of each
     sentence, as ``eval`` scores a pair's sentences with the simple method and ``sum``.
 
@@ -131,9 +133,16 @@ class Results:
         return write_results(self.result, out)
 
 
-def evaluate_pairs(pairs: Iterable[MinimalPair] | str | Path, model: Any, tokenizer: Any = None,
-                   kind: str | None = None, method: str = "full-sentence", reduction: str = "sum",
-                   task_options: Mapping[str, Any] | None = None, **options: Any) -> Results:
+def evaluate_pairs(
+    pairs: Iterable[MinimalPair] | str | Path,
+    model: Any,
+    tokenizer: Any = None,
+    kind: str | None = None,
+    method: str = "full-sentence",
+    reduction: str = "sum",
+    task_options: Mapping[str, Any] | None = None,
+    **options: Any,
+) -> Results:
     """Score minimal pairs (records in memory, or a JSONL file or folder) with ``model``.
 
     ``method`` and ``reduction`` are BLiMP's (``full-sentence``, ``one-prefix``, ``two-prefix``;

@@ -29,15 +29,27 @@ def render_list(catalog: Catalog, phenomenon: str | None = None) -> str | None:
         catalog.lexicon  # noqa: B018 - building it reports overlay problems
     groups: list[tuple[str | None, list[tuple[SpecBase, str]]]] = []
     for spec_type in SPEC_TYPES.values():
-        specs = [loaded.spec for loaded in catalog.specs(spec_type)
-                 if phenomenon in (None, loaded.spec.linguistics_term)]
+        specs = [
+            loaded.spec for loaded in catalog.specs(spec_type) if phenomenon in (None, loaded.spec.linguistics_term)
+        ]
         if specs:
-            groups.append((spec_type.list_title, [(spec, spec.list_column())
-                                                  for spec in sorted(specs, key=lambda spec: spec.list_order())]))
+            groups.append(
+                (
+                    spec_type.list_title,
+                    [(spec, spec.list_column()) for spec in sorted(specs, key=lambda spec: spec.list_order())],
+                )
+            )
     designs = [loaded for loaded in catalog.designs() if phenomenon in (None, loaded.spec.linguistics_term)]
     if designs:
-        groups.append((DESIGNS_TITLE, [(loaded.spec, design_column(loaded))
-                                       for loaded in sorted(designs, key=lambda loaded: loaded.spec.list_order())]))
+        groups.append(
+            (
+                DESIGNS_TITLE,
+                [
+                    (loaded.spec, design_column(loaded))
+                    for loaded in sorted(designs, key=lambda loaded: loaded.spec.list_order())
+                ],
+            )
+        )
     if not groups:
         return None
     every = [spec for _, rows in groups for spec, _ in rows]
@@ -48,8 +60,10 @@ def render_list(catalog: Catalog, phenomenon: str | None = None) -> str | None:
         if title is not None:
             lines += [""] if lines else []
             lines.append(title)
-        lines += [f"{spec.uid:<{width}}  {spec.linguistics_term:<{term_width}}  {column:<16}  {spec.description}"
-                  for spec, column in rows]
+        lines += [
+            f"{spec.uid:<{width}}  {spec.linguistics_term:<{term_width}}  {column:<16}  {spec.description}"
+            for spec, column in rows
+        ]
     return "\n".join(lines)
 
 

@@ -57,8 +57,9 @@ class CheckReport:
     def summary(self) -> str:
         """``N paradigms OK``, or one count per spec type, smallest first (``5 factorial designs, 7 probe
         suites and 67 paradigms OK``; a paradigm with factors counts as a design)."""
-        counts = (Counter("factorial design" if loaded.design is not None else loaded.spec.noun
-                          for loaded in self.checked) or Counter({ParadigmSpec.noun: 0}))
+        counts = Counter(
+            "factorial design" if loaded.design is not None else loaded.spec.noun for loaded in self.checked
+        ) or Counter({ParadigmSpec.noun: 0})
         ordered = sorted(counts.items(), key=lambda item: (item[1], item[0]))
         parts = [f"{count} {noun}s" for noun, count in ordered]
         return (", ".join(parts[:-1]) + " and " if len(parts) > 1 else "") + parts[-1] + " OK"
@@ -81,9 +82,14 @@ def spec_files(paths: tuple[str | Path, ...]) -> list[tuple[str, Path]]:
     return found
 
 
-def check_paradigms(paths: tuple[str | Path, ...], lexicon: Lexicon | None = None, n: int = 1000,
-                    attempts: int = SAMPLE_ATTEMPTS, seed: int = 0, overlays: tuple[str | Path, ...] = ()
-                    ) -> CheckReport:
+def check_paradigms(
+    paths: tuple[str | Path, ...],
+    lexicon: Lexicon | None = None,
+    n: int = 1000,
+    attempts: int = SAMPLE_ATTEMPTS,
+    seed: int = 0,
+    overlays: tuple[str | Path, ...] = (),
+) -> CheckReport:
     """Check the specs (paradigms and probe suites) under ``paths``, the shipped ones when ``paths``
     is empty. The shipped specs are always loaded, so a user UID that collides with one is reported;
     other user folders (``$BLIMPGEN_PARADIGM_PATH``, packages) are not: check looks at what it is given.
@@ -105,8 +111,9 @@ def check_paradigms(paths: tuple[str | Path, ...], lexicon: Lexicon | None = Non
     return check_catalog(catalog, [display for display, _ in files] if paths else None, n, attempts, seed)
 
 
-def check_catalog(catalog: Catalog, files: list[str] | None = None, n: int = 1000,
-                  attempts: int = SAMPLE_ATTEMPTS, seed: int = 0) -> CheckReport:
+def check_catalog(
+    catalog: Catalog, files: list[str] | None = None, n: int = 1000, attempts: int = SAMPLE_ATTEMPTS, seed: int = 0
+) -> CheckReport:
     """Every load and build problem of a catalogue, then the sampling problems of each target.
 
     Args:
@@ -157,24 +164,40 @@ def sample_problems(source: Source, n: int, attempts: int, seed: int = 0) -> lis
             findings.setdefault(key, (path, message))
     for (branch, name), count in sorted(dry.items()):
         if count == reached[(branch, name)]:
-            problems.append(loaded.error(source.slot_path(DeadEnd(name, name, branch)), f"no lexicon entry "
-                                         f"satisfies this slot's constraints in {count} attempts (check features and "
-                                         "references)"))
+            problems.append(
+                loaded.error(
+                    source.slot_path(DeadEnd(name, name, branch)),
+                    f"no lexicon entry "
+                    f"satisfies this slot's constraints in {count} attempts (check features and "
+                    "references)",
+                )
+            )
     total = sum(made.values())
     if not total and not problems:
         reason = render_failures.most_common(1)[0][0] if render_failures else "no attempt succeeded"
-        problems.append(loaded.error(source.template_path(None), f"no {source.unit} rendered in {attempts} attempts "
-                                     f"({reason})"))
+        problems.append(
+            loaded.error(source.template_path(None), f"no {source.unit} rendered in {attempts} attempts ({reason})")
+        )
     problems += [loaded.error(path, message) for path, message in list(findings.values())[:3]]
     if total:
         capacity = stratified_capacity(list(strata.values()))
         expected = total / attempts * Attempts(n).budget  # records the generator's budget yields
         if capacity < n and total - len(made) >= MIN_REPEATS and repeats_unlikely(total, len(made), n):
-            problems.append(loaded.error(("slots",), f"too small a space for {n} {source.unit}s: about "
-                                         f"{capacity:.0f} unique {source.identity} (estimated from {total} samples)"))
+            problems.append(
+                loaded.error(
+                    ("slots",),
+                    f"too small a space for {n} {source.unit}s: about "
+                    f"{capacity:.0f} unique {source.identity} (estimated from {total} samples)",
+                )
+            )
         elif expected < n:
-            problems.append(loaded.error(("slots",), f"only {total} of {attempts} attempts succeed, so {n} "
-                                         f"{source.unit}s would exceed the attempt budget; loosen the constraints"))
+            problems.append(
+                loaded.error(
+                    ("slots",),
+                    f"only {total} of {attempts} attempts succeed, so {n} "
+                    f"{source.unit}s would exceed the attempt budget; loosen the constraints",
+                )
+            )
     return problems
 
 

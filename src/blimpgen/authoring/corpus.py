@@ -28,8 +28,8 @@ from typing import IO
 from blimpgen._io import open_regular
 from blimpgen.errors import DataError
 
-BLOCK = 1 << 20            # bytes of text handed on at once
-MAX_LINE = 1 << 26         # a longer line is refused: split the corpus into lines
+BLOCK = 1 << 20  # bytes of text handed on at once
+MAX_LINE = 1 << 26  # a longer line is refused: split the corpus into lines
 JSON_FIELDS = ("sentence_good", "sentence_bad")
 TEXT_FIELD = "text"
 BOM = b"\xef\xbb\xbf"
@@ -43,8 +43,11 @@ def corpus_files(path: Path | str) -> list[Path]:
     """
     path = Path(path)
     if path.is_dir():
-        files = sorted(p for p in path.rglob("*") if p.is_file()
-                       and not any(part.startswith(".") for part in p.relative_to(path).parts))
+        files = sorted(
+            p
+            for p in path.rglob("*")
+            if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)
+        )
         if not files:
             raise DataError("no files in this corpus folder", str(path))
         return files
@@ -80,8 +83,11 @@ def _raw_blocks(path: Path) -> Iterator[tuple[bytes, int]]:
                 if block and not block.endswith(b"\n"):
                     rest = handle.readline(MAX_LINE)
                     if len(rest) >= MAX_LINE and not rest.endswith(b"\n"):
-                        raise DataError(f"line longer than {MAX_LINE >> 20} MiB; put one document or sentence "
-                                        "on a line", str(path), line + block.count(b"\n"))
+                        raise DataError(
+                            f"line longer than {MAX_LINE >> 20} MiB; put one document or sentence on a line",
+                            str(path),
+                            line + block.count(b"\n"),
+                        )
                     block += rest
             except (OSError, EOFError, zlib.error) as exc:
                 raise DataError(f"cannot read corpus: {exc}", str(path), line) from None
@@ -95,8 +101,11 @@ def _raw_blocks(path: Path) -> Iterator[tuple[bytes, int]]:
             except UnicodeDecodeError as exc:
                 where = line + block.count(b"\n", 0, exc.start)
                 column = exc.start - (block.rfind(b"\n", 0, exc.start) + 1) + 1
-                raise DataError(f"not UTF-8 (byte 0x{block[exc.start]:02x} at column {column}); "
-                                "convert the corpus to UTF-8", str(path), where) from None
+                raise DataError(
+                    f"not UTF-8 (byte 0x{block[exc.start]:02x} at column {column}); convert the corpus to UTF-8",
+                    str(path),
+                    where,
+                ) from None
             yield block, line
             line += block.count(b"\n")
 
@@ -114,10 +123,12 @@ def _json_texts(path: Path) -> Iterator[str]:
             if not isinstance(data, dict):
                 raise DataError(f"expected a JSON object, got {type(data).__name__}", str(path), first + offset)
             texts = [data[name] for name in JSON_FIELDS if name in data] or (
-                [data[TEXT_FIELD]] if TEXT_FIELD in data else [])
+                [data[TEXT_FIELD]] if TEXT_FIELD in data else []
+            )
             if not texts:
-                raise DataError(f"no {', '.join(JSON_FIELDS)} or {TEXT_FIELD} field to compare", str(path),
-                                first + offset)
+                raise DataError(
+                    f"no {', '.join(JSON_FIELDS)} or {TEXT_FIELD} field to compare", str(path), first + offset
+                )
             for text in texts:
                 if not isinstance(text, str):
                     raise DataError(f"expected a string, got {type(text).__name__}", str(path), first + offset)

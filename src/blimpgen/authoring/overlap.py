@@ -51,14 +51,14 @@ from blimpgen.records.jsonl import read_pairs
 from blimpgen.records.pair import MinimalPair
 
 DEFAULT_NGRAM = 8
-PREFIX = 4            # codes a lookup key holds (fewer when a sentence or n is shorter)
+PREFIX = 4  # codes a lookup key holds (fewer when a sentence or n is shorter)
 EXAMPLES = 3
 _LETTERS = b"abcdefghijklmnopqrstuvwxyz0123456789'\x01\x02"
 _KEEP = frozenset(_LETTERS) | frozenset(range(0x80, 0x100))
 # One pass: upper-case ASCII to lower case, every other separator to a space.
 _TABLE = bytes(b if b in _KEEP else b + 32 if 65 <= b <= 90 else 32 for b in range(256))
-BREAK = b"\x01"       # a line break, as a token; never a generated token
-BARRIER = "\x00"      # the code of every token the generated side never uses
+BREAK = b"\x01"  # a line break, as a token; never a generated token
+BARRIER = "\x00"  # the code of every token the generated side never uses
 FIRST_CODE = 0x100
 
 
@@ -179,7 +179,7 @@ class OverlapIndex:
             if key:
                 self.sentences.setdefault(ident, text)
             keys.append(ident)
-            grams.update(self._id(key[i:i + self.n]) for i in range(len(key) - self.n + 1))
+            grams.update(self._id(key[i : i + self.n]) for i in range(len(key) - self.n + 1))
         self.pairs.setdefault(uid, []).append((keys[0], keys[1], tuple(sorted(grams))))
 
     def _prepare(self) -> dict[str, list[tuple[str, int]]]:
@@ -212,13 +212,13 @@ class OverlapIndex:
             run = match.group()
             size = len(run)
             for start in range(size):
-                found = table.get(run[start:start + width]) if start + width <= size else None
+                found = table.get(run[start : start + width]) if start + width <= size else None
                 if found:
                     for key, ident in found:
                         if run.startswith(key, start):
                             hits[ident] += 1
                 for length in short_lengths:
-                    short_ident = short.get(run[start:start + length]) if start + length <= size else None
+                    short_ident = short.get(run[start : start + length]) if start + length <= size else None
                     if short_ident is not None:
                         hits[short_ident] += 1
 
@@ -238,15 +238,29 @@ class OverlapIndex:
             bad = {b for _, b, _ in pairs if b >= 0}
             grams = {i for _, _, gs in pairs for i in gs}
             verbatim = sorted(i for i in good | bad if found[i])
-            examples = [self.sentences[i] for i in verbatim[:EXAMPLES]] or \
-                [self.text(i) for i in sorted(i for i in grams if found[i])[:EXAMPLES]]
-            rows.append(ParadigmOverlap(
-                uid, len(pairs), len(good), len(bad), sum(1 for i in good if found[i]),
-                sum(1 for i in bad if found[i]), sum(1 for i in good | bad if len(self.keys[i]) < self.n),
-                len(grams), sum(1 for i in grams if found[i]),
-                sum(1 for g, b, gs in pairs if (g >= 0 and found[g]) or (b >= 0 and found[b])
-                    or any(found[i] for i in gs)),
-                examples, self.notes.get(uid, "")))
+            examples = [self.sentences[i] for i in verbatim[:EXAMPLES]] or [
+                self.text(i) for i in sorted(i for i in grams if found[i])[:EXAMPLES]
+            ]
+            rows.append(
+                ParadigmOverlap(
+                    uid,
+                    len(pairs),
+                    len(good),
+                    len(bad),
+                    sum(1 for i in good if found[i]),
+                    sum(1 for i in bad if found[i]),
+                    sum(1 for i in good | bad if len(self.keys[i]) < self.n),
+                    len(grams),
+                    sum(1 for i in grams if found[i]),
+                    sum(
+                        1
+                        for g, b, gs in pairs
+                        if (g >= 0 and found[g]) or (b >= 0 and found[b]) or any(found[i] for i in gs)
+                    ),
+                    examples,
+                    self.notes.get(uid, ""),
+                )
+            )
         return rows
 
 
@@ -262,21 +276,37 @@ def scan_corpus(index: OverlapIndex, corpus: Path | str, progress: bool = False)
     bar = None
     if progress:
         from tqdm import tqdm
+
         compressed = any(f.name.endswith(".gz") for f in corpus_files(corpus))
-        bar = tqdm(total=None if compressed else corpus_size(corpus), unit="B", unit_scale=True,
-                   desc="overlap", delay=1.0, leave=False, disable=None)
+        bar = tqdm(
+            total=None if compressed else corpus_size(corpus),
+            unit="B",
+            unit_scale=True,
+            desc="overlap",
+            delay=1.0,
+            leave=False,
+            disable=None,
+        )
     for block in blocks:
         index.scan(block)
         if bar is not None:
             bar.update(len(block))
     if bar is not None:
         bar.close()
-    return OverlapReport(str(corpus), index.n, index.results(), index.corpus_bytes, index.corpus_lines,
-                         index.corpus_tokens, time.perf_counter() - start)
+    return OverlapReport(
+        str(corpus),
+        index.n,
+        index.results(),
+        index.corpus_bytes,
+        index.corpus_lines,
+        index.corpus_tokens,
+        time.perf_counter() - start,
+    )
 
 
-def index_pairs(pairs: Iterable[MinimalPair], n: int = DEFAULT_NGRAM, index: OverlapIndex | None = None
-                ) -> OverlapIndex:
+def index_pairs(
+    pairs: Iterable[MinimalPair], n: int = DEFAULT_NGRAM, index: OverlapIndex | None = None
+) -> OverlapIndex:
     """An index of pairs, grouped by their ``UID``."""
     index = index if index is not None else OverlapIndex(n)
     for pair in pairs:
@@ -284,8 +314,7 @@ def index_pairs(pairs: Iterable[MinimalPair], n: int = DEFAULT_NGRAM, index: Ove
     return index
 
 
-def overlap_data(data: Path | str, corpus: Path | str, n: int = DEFAULT_NGRAM, progress: bool = False
-                 ) -> OverlapReport:
+def overlap_data(data: Path | str, corpus: Path | str, n: int = DEFAULT_NGRAM, progress: bool = False) -> OverlapReport:
     """Overlap of the pairs in a JSONL file (or every ``*.jsonl`` of a folder) with a corpus.
 
     Raises:
@@ -297,9 +326,16 @@ def overlap_data(data: Path | str, corpus: Path | str, n: int = DEFAULT_NGRAM, p
     return scan_corpus(index, corpus, progress)
 
 
-def overlap_catalog(catalog: Catalog, uids: Sequence[str] | None, corpus: Path | str, count: int = 1000,
-                    seed: int = 0, n: int = DEFAULT_NGRAM, progress: bool = False,
-                    generate_pairs: Callable[..., Iterable[MinimalPair]] = generate) -> OverlapReport:
+def overlap_catalog(
+    catalog: Catalog,
+    uids: Sequence[str] | None,
+    corpus: Path | str,
+    count: int = 1000,
+    seed: int = 0,
+    n: int = DEFAULT_NGRAM,
+    progress: bool = False,
+    generate_pairs: Callable[..., Iterable[MinimalPair]] = generate,
+) -> OverlapReport:
     """Generate ``count`` pairs (seeded) of the named paradigms (all when None) and compare them
     with a corpus; a paradigm that makes fewer pairs is compared on those, with a note.
 
@@ -328,14 +364,18 @@ def _share(part: int, whole: int) -> str:
 def render_text(report: OverlapReport) -> str:
     """A readable report: what was scanned, then one block per paradigm."""
     n = report.n
-    lines = [f"corpus {report.corpus}: {report.corpus_bytes / 1e6:.1f} MB, {report.corpus_lines} lines, "
-             f"{report.corpus_tokens} tokens scanned in {report.seconds:.1f} s; n-grams of {n} tokens"]
+    lines = [
+        f"corpus {report.corpus}: {report.corpus_bytes / 1e6:.1f} MB, {report.corpus_lines} lines, "
+        f"{report.corpus_tokens} tokens scanned in {report.seconds:.1f} s; n-grams of {n} tokens"
+    ]
     for row in report.rows:
         status = "OVERLAP" if row.flagged else ("n-grams" if row.ngrams_found else "clean")
-        lines += [f"{row.uid}: {status} ({row.pairs} pairs)",
-                  f"  verbatim: good {_share(row.good_found, row.good)}, bad {_share(row.bad_found, row.bad)}",
-                  f"  {n}-grams: {_share(row.ngrams_found, row.ngrams)}; sentences under {n} tokens: {row.short}; "
-                  f"pairs with any overlap: {_share(row.pairs_found, row.pairs)}"]
+        lines += [
+            f"{row.uid}: {status} ({row.pairs} pairs)",
+            f"  verbatim: good {_share(row.good_found, row.good)}, bad {_share(row.bad_found, row.bad)}",
+            f"  {n}-grams: {_share(row.ngrams_found, row.ngrams)}; sentences under {n} tokens: {row.short}; "
+            f"pairs with any overlap: {_share(row.pairs_found, row.pairs)}",
+        ]
         lines += [f"  e.g. {example}" for example in row.examples]
         if row.note:
             lines.append(f"  note: {row.note}")
@@ -345,26 +385,44 @@ def render_text(report: OverlapReport) -> str:
 def render_markdown(report: OverlapReport) -> str:
     """The report as a Markdown table, one row per paradigm and a total."""
     n = report.n
-    lines = ["# Contamination check", "",
-             f"Corpus `{report.corpus}`: {report.corpus_bytes / 1e6:.1f} MB, {report.corpus_lines} lines, "
-             f"{report.corpus_tokens} tokens, scanned in {report.seconds:.1f} s. Verbatim: sentences whose whole "
-             f"token sequence occurs in one corpus line. {n}-grams: distinct n-grams of {n} tokens of the "
-             "generated sentences found in the corpus (sentences shorter than that have none). Tokens are "
-             "lower-cased words and digits; punctuation is ignored (`blimpgen.authoring.overlap`).", "",
-             f"| UID | pairs | good verbatim | bad verbatim | sentences < {n} tokens | {n}-grams found | "
-             "pairs with overlap |", "|---|---|---|---|---|---|---|"]
+    lines = [
+        "# Contamination check",
+        "",
+        f"Corpus `{report.corpus}`: {report.corpus_bytes / 1e6:.1f} MB, {report.corpus_lines} lines, "
+        f"{report.corpus_tokens} tokens, scanned in {report.seconds:.1f} s. Verbatim: sentences whose whole "
+        f"token sequence occurs in one corpus line. {n}-grams: distinct n-grams of {n} tokens of the "
+        "generated sentences found in the corpus (sentences shorter than that have none). Tokens are "
+        "lower-cased words and digits; punctuation is ignored (`blimpgen.authoring.overlap`).",
+        "",
+        f"| UID | pairs | good verbatim | bad verbatim | sentences < {n} tokens | {n}-grams found | "
+        "pairs with overlap |",
+        "|---|---|---|---|---|---|---|",
+    ]
     total = ParadigmOverlap("**total**")
     for row in report.rows:
-        lines.append(f"| `{row.uid}` | {row.pairs} | {_share(row.good_found, row.good)} | "
-                     f"{_share(row.bad_found, row.bad)} | {row.short} | {_share(row.ngrams_found, row.ngrams)} | "
-                     f"{_share(row.pairs_found, row.pairs)} |")
-        for name in ("pairs", "good", "bad", "good_found", "bad_found", "short", "ngrams", "ngrams_found",
-                     "pairs_found"):
+        lines.append(
+            f"| `{row.uid}` | {row.pairs} | {_share(row.good_found, row.good)} | "
+            f"{_share(row.bad_found, row.bad)} | {row.short} | {_share(row.ngrams_found, row.ngrams)} | "
+            f"{_share(row.pairs_found, row.pairs)} |"
+        )
+        for name in (
+            "pairs",
+            "good",
+            "bad",
+            "good_found",
+            "bad_found",
+            "short",
+            "ngrams",
+            "ngrams_found",
+            "pairs_found",
+        ):
             setattr(total, name, getattr(total, name) + getattr(row, name))
     if len(report.rows) > 1:
-        lines.append(f"| {total.uid} | {total.pairs} | {_share(total.good_found, total.good)} | "
-                     f"{_share(total.bad_found, total.bad)} | {total.short} | "
-                     f"{_share(total.ngrams_found, total.ngrams)} | {_share(total.pairs_found, total.pairs)} |")
+        lines.append(
+            f"| {total.uid} | {total.pairs} | {_share(total.good_found, total.good)} | "
+            f"{_share(total.bad_found, total.bad)} | {total.short} | "
+            f"{_share(total.ngrams_found, total.ngrams)} | {_share(total.pairs_found, total.pairs)} |"
+        )
     return "\n".join(lines) + "\n"
 
 

@@ -48,9 +48,32 @@ TAKES_RE = re.compile(r"(not\s+)?takes\(\s*(arg[123])\s*,\s*([A-Za-z_]\w*)\s*\)"
 FITS_RE = re.compile(r"(not\s+)?fits\(\s*([A-Za-z_]\w*)\.(arg[123])\s*\)")
 ROLES = ("arg1", "arg2", "arg3")
 # The most specific class wins when a noun has several (a cod is animal and food: animal).
-CLASS_ORDER = ("person", "animal", "plant", "food", "drink", "body_part", "document", "art", "vehicle",
-               "clothing", "furniture", "container", "device", "tool", "building", "location", "institution",
-               "group", "event", "time", "natural_object", "substance", "abstract", "artifact")
+CLASS_ORDER = (
+    "person",
+    "animal",
+    "plant",
+    "food",
+    "drink",
+    "body_part",
+    "document",
+    "art",
+    "vehicle",
+    "clothing",
+    "furniture",
+    "container",
+    "device",
+    "tool",
+    "building",
+    "location",
+    "institution",
+    "group",
+    "event",
+    "time",
+    "natural_object",
+    "substance",
+    "abstract",
+    "artifact",
+)
 # How likely an argument of this kind is to act as an agent: lower sorts first (more suspicious).
 AGENCY = {"thing": 0, "animal": 1, "young": 1, "cause": 2, "collective": 3, "person": 4}
 TOP = 25
@@ -132,8 +155,13 @@ def slot_links(paradigm: Paradigm) -> list[list[Link]]:
                     continue
                 links += [Link(name, role, arg) for neg, role, arg in TAKES_RE.findall(value) if not neg]
                 links += [Link(pred, role, name) for neg, pred, role in FITS_RE.findall(value) if not neg]
-        out.append([link for link in dict.fromkeys(links)
-                    if link.predicate.split(".")[0] in printed and link.argument.split(".")[0] in printed])
+        out.append(
+            [
+                link
+                for link in dict.fromkeys(links)
+                if link.predicate.split(".")[0] in printed and link.argument.split(".")[0] in printed
+            ]
+        )
     return out
 
 
@@ -219,8 +247,10 @@ class Evidence:
                 continue
             parts = line.split("\t")
             if len(parts) != 4 or parts[1] not in ROLES or not parts[3].isdigit():
-                raise DataError(f"{path}:{number}: expected predicate, role (arg1-3), label and a count, "
-                                    f"TAB-separated; got {line!r}")
+                raise DataError(
+                    f"{path}:{number}: expected predicate, role (arg1-3), label and a count, "
+                    f"TAB-separated; got {line!r}"
+                )
             counts[(parts[0], parts[1], parts[2])] = int(parts[3])
         return cls(counts, str(path))
 
@@ -235,7 +265,8 @@ class Evidence:
         if text == "name":  # the corpora count common nouns; a first name is a person
             text = "person"
         return self.counts.get((predicate, role, text), 0) + (
-            self.counts.get((predicate, role, text.split(":")[0]), 0) if ":" in text else 0)
+            self.counts.get((predicate, role, text.split(":")[0]), 0) if ":" in text else 0
+        )
 
 
 @dataclass
@@ -264,8 +295,7 @@ class PlausibilityResult:
         for key, count in self.combinations.items():
             unattested = []
             if evidence:
-                unattested = [role for role, text in zip(ROLES, key[1:])
-                              if evidence.attested(key[0], role, text) == 0]
+                unattested = [role for role, text in zip(ROLES, key[1:]) if evidence.attested(key[0], role, text) == 0]
             rows.append((key, count, unattested))
         return sorted(rows, key=lambda r: (not r[2], agency(r[0][1]), -r[1], r[0]))
 
@@ -290,16 +320,18 @@ def audit_plausibility(paradigm: Paradigm, n: int = 1000, seed: int = 0) -> Plau
     return result
 
 
-def plausibility_catalog(catalog: Catalog, uids: Sequence[str] | None = None, n: int = 1000,
-                         seed: int = 0) -> list[PlausibilityResult]:
+def plausibility_catalog(
+    catalog: Catalog, uids: Sequence[str] | None = None, n: int = 1000, seed: int = 0
+) -> list[PlausibilityResult]:
     """The plausibility audit of the named paradigms of a catalogue (every paradigm when ``uids`` is None).
 
     Raises:
         UnknownNameError: for an unknown UID.
         OptionError: for a probe suite: the audit reads the argument links of minimal pairs.
     """
-    paradigms = catalog.build(uids, ParadigmSpec, purpose="; the plausibility audit reads minimal pairs, "
-                                                         "not probe items")
+    paradigms = catalog.build(
+        uids, ParadigmSpec, purpose="; the plausibility audit reads minimal pairs, not probe items"
+    )
     return [audit_plausibility(paradigm, n, seed) for paradigm in sources_as(paradigms, Paradigm)]
 
 
@@ -320,8 +352,10 @@ def render_text(results: Iterable[PlausibilityResult], evidence: Evidence | None
         events_total = sum(r.combinations.values())
         lines.append(f"{r.uid}: {r.pairs} pairs, {events_total} events, {len(r.combinations)} combinations")
         lines.append("  arg1 classes: " + ", ".join(f"{k} {_share(v, events_total)}" for k, v in r.arg1.most_common(8)))
-        lines.append("  predicates (share of pairs): " + ", ".join(
-            f"{k} {_share(v, r.pairs)}" for k, v in r.predicates.most_common(6)))
+        lines.append(
+            "  predicates (share of pairs): "
+            + ", ".join(f"{k} {_share(v, r.pairs)}" for k, v in r.predicates.most_common(6))
+        )
         for key, count, unattested in r.ranked(evidence)[:top]:
             mark = f"  unattested: {','.join(unattested)}" if unattested else ""
             lines.append(f"  {count:5d}  {_combination(key)}{mark}")
@@ -330,28 +364,36 @@ def render_text(results: Iterable[PlausibilityResult], evidence: Evidence | None
     return "\n".join(lines) + "\n"
 
 
-def render_markdown(results: Iterable[PlausibilityResult], n: int, seed: int, evidence: Evidence | None = None,
-                    top: int = 8) -> str:
+def render_markdown(
+    results: Iterable[PlausibilityResult], n: int, seed: int, evidence: Evidence | None = None, top: int = 8
+) -> str:
     """The docs page (``blimpgen audit --plausibility --all --markdown -o docs/plausibility.md``)."""
     results = sorted(results, key=lambda r: r.uid)
     source = f" --evidence {evidence.source}" if evidence else ""
-    lines = ["# Plausibility audit", "",
-             f"Generated by `blimpgen audit --plausibility --all -n {n} --seed {seed}{source} --markdown "
-             "-o docs/plausibility.md`; do not edit.",
-             "Each acceptable sentence describes events: a verb with its subject (arg1), object (arg2) and "
-             "recipient (arg3), or an adjective with its noun (arg1). Arguments are shown by class label "
-             "(from the noun's features). *Thing subjects* is the share of events whose arg1 is neither a "
-             "person, an animal, an institution or group, nor an event, document or work; *animal subjects* "
-             "those with an animal arg1. The last column lists the combinations least likely to be "
-             "plausible first (a thing or animal as arg1 before a person), most frequent first.", "",
-             "| UID | pairs | events | combinations | thing subjects | animal subjects | busiest predicates | "
-             "combinations to look at first |", "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "# Plausibility audit",
+        "",
+        f"Generated by `blimpgen audit --plausibility --all -n {n} --seed {seed}{source} --markdown "
+        "-o docs/plausibility.md`; do not edit.",
+        "Each acceptable sentence describes events: a verb with its subject (arg1), object (arg2) and "
+        "recipient (arg3), or an adjective with its noun (arg1). Arguments are shown by class label "
+        "(from the noun's features). *Thing subjects* is the share of events whose arg1 is neither a "
+        "person, an animal, an institution or group, nor an event, document or work; *animal subjects* "
+        "those with an animal arg1. The last column lists the combinations least likely to be "
+        "plausible first (a thing or animal as arg1 before a person), most frequent first.",
+        "",
+        "| UID | pairs | events | combinations | thing subjects | animal subjects | busiest predicates | "
+        "combinations to look at first |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for r in results:
         total = sum(r.combinations.values())
         things = sum(v for k, v in r.arg1.items() if agency(k) == AGENCY["thing"] and k != "-")
         animals = sum(v for k, v in r.arg1.items() if k.startswith("animal"))
         busiest = ", ".join(f"{k} {_share(v, r.pairs)}" for k, v in r.predicates.most_common(3))
         worst = "; ".join(f"{_combination(key)} {count}" for key, count, _ in r.ranked(evidence)[:top])
-        lines.append(f"| `{r.uid}` | {r.pairs} | {total} | {len(r.combinations)} | {_share(things, total)} | "
-                     f"{_share(animals, total)} | {busiest} | {worst.replace('|', '/')} |")
+        lines.append(
+            f"| `{r.uid}` | {r.pairs} | {total} | {len(r.combinations)} | {_share(things, total)} | "
+            f"{_share(animals, total)} | {busiest} | {worst.replace('|', '/')} |"
+        )
     return "\n".join(lines) + "\n"

@@ -14,10 +14,18 @@ from blimpgen.grammar.spec import FIELDS, LINGUISTICS_TERMS, UID_RE
 
 # BLiMP's field for each phenomenon (the skeleton's default field).
 TERM_FIELDS = {
-    "anaphor_agreement": "morphology", "argument_structure": "syntax", "binding": "syntax_semantics",
-    "control_raising": "syntax_semantics", "determiner_noun_agreement": "morphology", "ellipsis": "syntax",
-    "filler_gap_dependency": "syntax", "irregular_forms": "morphology", "island_effects": "syntax",
-    "npi_licensing": "semantics", "quantifiers": "semantics", "s-selection": "syntax_semantics",
+    "anaphor_agreement": "morphology",
+    "argument_structure": "syntax",
+    "binding": "syntax_semantics",
+    "control_raising": "syntax_semantics",
+    "determiner_noun_agreement": "morphology",
+    "ellipsis": "syntax",
+    "filler_gap_dependency": "syntax",
+    "irregular_forms": "morphology",
+    "island_effects": "syntax",
+    "npi_licensing": "semantics",
+    "quantifiers": "semantics",
+    "s-selection": "syntax_semantics",
     "subject_verb_agreement": "morphology",
 }
 
@@ -62,8 +70,10 @@ def render_skeleton(uid: str, phenomenon: str, field: str | None = None) -> str:
     if not UID_RE.match(uid):
         raise SpecError("a UID starts with a letter and has only letters, digits and _", key="uid")
     if not phenomenon.strip() or any(c.isspace() or c in ":#{}[]'\"" for c in phenomenon):
-        raise SpecError(f"phenomenon {phenomenon!r} must be one word{did_you_mean(phenomenon, LINGUISTICS_TERMS)}",
-                        key="--phenomenon")
+        raise SpecError(
+            f"phenomenon {phenomenon!r} must be one word{did_you_mean(phenomenon, LINGUISTICS_TERMS)}",
+            key="--phenomenon",
+        )
     field = field or TERM_FIELDS.get(phenomenon, "syntax")
     if field not in FIELDS:
         raise SpecError(f"unknown field {field!r}{did_you_mean(field, FIELDS)}", key="--field")

@@ -97,8 +97,9 @@ def cli(ctx: click.Context, verbose: bool) -> None:
 class OutputPath(click.Path):
     """A ``click.Path`` for outputs: an empty path is refused (it must never mean stdout or "here")."""
 
-    def convert(self, value: str | os.PathLike[str], param: click.Parameter | None,
-                ctx: click.Context | None) -> str | bytes | os.PathLike[str]:
+    def convert(
+        self, value: str | os.PathLike[str], param: click.Parameter | None, ctx: click.Context | None
+    ) -> str | bytes | os.PathLike[str]:
         if isinstance(value, str) and not value.strip():
             self.fail("an empty path", param, ctx)
         return super().convert(value, param, ctx)

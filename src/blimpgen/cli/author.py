@@ -10,10 +10,22 @@ from blimpgen.cli.generate import lexicon_overlay_option, paradigm_path_option
 
 @click.command("check")
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option("-n", "--num", "n", type=click.IntRange(1, 10_000_000), default=1000, show_default=True,
-              help="Pairs you plan to generate per paradigm (for the capacity estimate).")
-@click.option("--attempts", type=click.IntRange(1, 100_000), default=300, show_default=True,
-              help="Sampling attempts per paradigm.")
+@click.option(
+    "-n",
+    "--num",
+    "n",
+    type=click.IntRange(1, 10_000_000),
+    default=1000,
+    show_default=True,
+    help="Pairs you plan to generate per paradigm (for the capacity estimate).",
+)
+@click.option(
+    "--attempts",
+    type=click.IntRange(1, 100_000),
+    default=300,
+    show_default=True,
+    help="Sampling attempts per paradigm.",
+)
 @lexicon_overlay_option
 def check_command(paths: tuple[str, ...], n: int, attempts: int, overlays: tuple[str, ...]) -> None:
     """Check paradigm and probe-suite files or folders (the shipped ones when none): every problem, one line each."""
@@ -31,8 +43,15 @@ def check_command(paths: tuple[str, ...], n: int, attempts: int, overlays: tuple
 @click.argument("uid")
 @click.option("--phenomenon", required=True, help="linguistics_term of the paradigm (e.g. npi_licensing).")
 @click.option("--field", "field_name", help="BLiMP field; guessed from the phenomenon when omitted.")
-@click.option("-o", "--output", "folder", type=OutputPath(file_okay=False), default=".", show_default=True,
-              help="Folder to write UID.yaml into.")
+@click.option(
+    "-o",
+    "--output",
+    "folder",
+    type=OutputPath(file_okay=False),
+    default=".",
+    show_default=True,
+    help="Folder to write UID.yaml into.",
+)
 def new_command(uid: str, phenomenon: str, field_name: str | None, folder: str) -> None:
     """Write a commented skeleton paradigm that passes `blimpgen check` as written."""
     from blimpgen.authoring.scaffold import write_skeleton
@@ -45,34 +64,79 @@ def new_command(uid: str, phenomenon: str, field_name: str | None, folder: str) 
 @click.option("--all", "all_paradigms", is_flag=True, help="Every paradigm.")
 @click.option("-n", "--num", "n", type=click.IntRange(10, 1_000_000), default=1000, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--threshold", type=click.FloatRange(0.5, 1.0), default=0.9, show_default=True,
-              help="Flag a paradigm when a heuristic reaches this accuracy.")
+@click.option(
+    "--threshold",
+    type=click.FloatRange(0.5, 1.0),
+    default=0.9,
+    show_default=True,
+    help="Flag a paradigm when a heuristic reaches this accuracy.",
+)
 @click.option("--markdown", is_flag=True, help="A Markdown table (for docs/audit.md).")
 @click.option("-o", "--output", type=OutputPath(dir_okay=False), help="Write here; stdout when omitted.")
-@click.option("--fail-on-flag", is_flag=True,
-              help="Exit 1 when any paradigm is flagged (with --overlap: has a sentence in the corpus).")
-@click.option("--plausibility", is_flag=True,
-              help="Instead of shallow cues, count the subject x predicate x object classes the sampler produces, "
-                   "least plausible first.")
-@click.option("--evidence", type=click.Path(exists=True, dir_okay=False),
-              help="With --plausibility: corpus co-occurrence counts (tools/lexicon/count_cooccurrence.py) to mark "
-                   "unattested combinations.")
-@click.option("--top", type=click.IntRange(1, 10_000), default=25, show_default=True,
-              help="With --plausibility: combinations listed per paradigm.")
-@click.option("--overlap", "corpus", type=click.Path(exists=True),
-              help="Instead of shallow cues, count generated sentences and long n-grams found in this corpus: "
-                   "a text file (one document or sentence a line; .gz read), a JSONL file of pairs or {\"text\": ...} "
-                   "records, or a folder of such files.")
-@click.option("--ngram", type=click.IntRange(1, 100), default=8, show_default=True,
-              help="With --overlap: n-gram length in tokens.")
-@click.option("--data", type=click.Path(exists=True),
-              help="With --overlap: compare these generated pairs (a JSONL file or folder) instead of generating.")
+@click.option(
+    "--fail-on-flag",
+    is_flag=True,
+    help="Exit 1 when any paradigm is flagged (with --overlap: has a sentence in the corpus).",
+)
+@click.option(
+    "--plausibility",
+    is_flag=True,
+    help="Instead of shallow cues, count the subject x predicate x object classes the sampler produces, "
+    "least plausible first.",
+)
+@click.option(
+    "--evidence",
+    type=click.Path(exists=True, dir_okay=False),
+    help="With --plausibility: corpus co-occurrence counts (tools/lexicon/count_cooccurrence.py) to mark "
+    "unattested combinations.",
+)
+@click.option(
+    "--top",
+    type=click.IntRange(1, 10_000),
+    default=25,
+    show_default=True,
+    help="With --plausibility: combinations listed per paradigm.",
+)
+@click.option(
+    "--overlap",
+    "corpus",
+    type=click.Path(exists=True),
+    help="Instead of shallow cues, count generated sentences and long n-grams found in this corpus: "
+    'a text file (one document or sentence a line; .gz read), a JSONL file of pairs or {"text": ...} '
+    "records, or a folder of such files.",
+)
+@click.option(
+    "--ngram",
+    type=click.IntRange(1, 100),
+    default=8,
+    show_default=True,
+    help="With --overlap: n-gram length in tokens.",
+)
+@click.option(
+    "--data",
+    type=click.Path(exists=True),
+    help="With --overlap: compare these generated pairs (a JSONL file or folder) instead of generating.",
+)
 @paradigm_path_option
 @lexicon_overlay_option
-def audit_command(uids: tuple[str, ...], all_paradigms: bool, n: int, seed: int, threshold: float, markdown: bool,
-                  output: str | None, fail_on_flag: bool, plausibility: bool, evidence: str | None, top: int,
-                  corpus: str | None, ngram: int, data: str | None,
-                  paradigm_paths: tuple[str, ...], overlays: tuple[str, ...]) -> None:
+def audit_command(
+    uids: tuple[str, ...],
+    all_paradigms: bool,
+    n: int,
+    seed: int,
+    threshold: float,
+    markdown: bool,
+    output: str | None,
+    fail_on_flag: bool,
+    plausibility: bool,
+    evidence: str | None,
+    top: int,
+    corpus: str | None,
+    ngram: int,
+    data: str | None,
+    paradigm_paths: tuple[str, ...],
+    overlays: tuple[str, ...],
+) -> None:
     """Report shallow cues (exclusive words, length, frequency, bag of words) per paradigm; with
     --plausibility the verb/adjective argument classes its acceptable sentences use; with --overlap
     CORPUS the generated sentences and long n-grams a corpus already contains."""
@@ -94,11 +158,22 @@ def audit_command(uids: tuple[str, ...], all_paradigms: bool, n: int, seed: int,
         from blimpgen.authoring import overlap
         from blimpgen.authoring.corpus import corpus_files
 
-        refuse_inputs(output, {"--overlap": [corpus, *corpus_files(corpus)],
-                               "--data": [data, *data_files(data)] if data else []})
-        report = (overlap.overlap_data(data, corpus, ngram, progress=True) if data else
-                  overlap.overlap_catalog(Catalog.from_environment(paradigm_paths, overlays),
-                                          None if all_paradigms else uids, corpus, n, seed, ngram, progress=True))
+        refuse_inputs(
+            output, {"--overlap": [corpus, *corpus_files(corpus)], "--data": [data, *data_files(data)] if data else []}
+        )
+        report = (
+            overlap.overlap_data(data, corpus, ngram, progress=True)
+            if data
+            else overlap.overlap_catalog(
+                Catalog.from_environment(paradigm_paths, overlays),
+                None if all_paradigms else uids,
+                corpus,
+                n,
+                seed,
+                ngram,
+                progress=True,
+            )
+        )
         _write(overlap.render_markdown(report) if markdown else overlap.render_text(report), output)
         flagged = [row.uid for row in report.rows if row.flagged]
         if fail_on_flag and flagged:
@@ -110,8 +185,7 @@ def audit_command(uids: tuple[str, ...], all_paradigms: bool, n: int, seed: int,
 
         counts = plaus.Evidence.read(evidence) if evidence else plaus.Evidence()
         found = plaus.plausibility_catalog(catalog, None if all_paradigms else uids, n, seed)
-        text = (plaus.render_markdown(found, n, seed, counts) if markdown
-                else plaus.render_text(found, counts, top))
+        text = plaus.render_markdown(found, n, seed, counts) if markdown else plaus.render_text(found, counts, top)
         results = []
     else:
         results = audit_catalog(catalog, None if all_paradigms else uids, n, seed, threshold)

@@ -12,18 +12,30 @@ from blimpgen.cli import OutputPath
 from blimpgen.records.item_types import CONTROLS
 
 paradigm_path_option = click.option(
-    "--paradigm-path", "paradigm_paths", multiple=True, type=click.Path(file_okay=False),
-    help="Extra folder of paradigm YAML files (repeatable; also $BLIMPGEN_PARADIGM_PATH).")
+    "--paradigm-path",
+    "paradigm_paths",
+    multiple=True,
+    type=click.Path(file_okay=False),
+    help="Extra folder of paradigm YAML files (repeatable; also $BLIMPGEN_PARADIGM_PATH).",
+)
 
 lexicon_mode_option = click.option(
-    "--lexicon-mode", type=click.Choice(["default", "colorless", "nonce"]), default="default", show_default=True,
+    "--lexicon-mode",
+    type=click.Choice(["default", "colorless", "nonce"]),
+    default="default",
+    show_default=True,
     help="colorless: real words without selectional restrictions or plausibility; nonce: pseudo-words for "
-         "open-class words, stable per seed. Paradigms whose contrast needs what a mode removes refuse it "
-         "(docs/paradigms.md); with --all they are skipped.")
+    "open-class words, stable per seed. Paradigms whose contrast needs what a mode removes refuse it "
+    "(docs/paradigms.md); with --all they are skipped.",
+)
 
 lexicon_overlay_option = click.option(
-    "--lexicon-overlay", "overlays", multiple=True, type=click.Path(dir_okay=False, exists=True),
-    help="Extra lexicon entries: a .tsv of rows or a .yaml overlay (repeatable; also $BLIMPGEN_LEXICON_OVERLAY).")
+    "--lexicon-overlay",
+    "overlays",
+    multiple=True,
+    type=click.Path(dir_okay=False, exists=True),
+    help="Extra lexicon entries: a .tsv of rows or a .yaml overlay (repeatable; also $BLIMPGEN_LEXICON_OVERLAY).",
+)
 
 
 @click.command("list")
@@ -55,36 +67,84 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
 @click.option("--paradigm", "-p", "uids", multiple=True, help="Paradigm UID or probe suite name (repeatable).")
 @click.option("--all", "all_paradigms", is_flag=True, help="Every minimal-pair paradigm.")
 @click.option("--all-probes", is_flag=True, help="Every probe suite.")
-@click.option("--all-designs", is_flag=True,
-              help="Every shipped factorial design (paradigms with factors; not part of --all: docs/factors.md).")
-@click.option("-n", "--num", "n", type=click.IntRange(0, 10_000_000), default=1000, show_default=True,
-              help="Pairs (or probe items) per paradigm.")
+@click.option(
+    "--all-designs",
+    is_flag=True,
+    help="Every shipped factorial design (paradigms with factors; not part of --all: docs/factors.md).",
+)
+@click.option(
+    "-n",
+    "--num",
+    "n",
+    type=click.IntRange(0, 10_000_000),
+    default=1000,
+    show_default=True,
+    help="Pairs (or probe items) per paradigm.",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
-@click.option("-o", "--output", type=OutputPath(dir_okay=False),
-              help="Output JSONL file (one paradigm); stdout when omitted.")
-@click.option("--out-dir", type=OutputPath(file_okay=False),
-              help="Folder for UID.jsonl files (probe controls: UID.CONTROL.jsonl).")
-@click.option("--option", "probe_options", multiple=True, metavar="NAME=VALUE",
-              help="Probe suites: set a suite option, e.g. --option max_age=30 (repeatable).")
-@click.option("--control", "controls", multiple=True,
-              type=click.Choice([*CONTROLS, "all"]),
-              help="Probe suites: also write this control (repeatable; 'all' for every control the suite offers; "
-                   "--option shuffles=N makes N versions of each shuffling control).")
+@click.option(
+    "-o", "--output", type=OutputPath(dir_okay=False), help="Output JSONL file (one paradigm); stdout when omitted."
+)
+@click.option(
+    "--out-dir",
+    type=OutputPath(file_okay=False),
+    help="Folder for UID.jsonl files (probe controls: UID.CONTROL.jsonl).",
+)
+@click.option(
+    "--option",
+    "probe_options",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="Probe suites: set a suite option, e.g. --option max_age=30 (repeatable).",
+)
+@click.option(
+    "--control",
+    "controls",
+    multiple=True,
+    type=click.Choice([*CONTROLS, "all"]),
+    help="Probe suites: also write this control (repeatable; 'all' for every control the suite offers; "
+    "--option shuffles=N makes N versions of each shuffling control).",
+)
 @lexicon_mode_option
-@click.option("--design", "design", multiple=True, metavar="full|FACTOR=LEVEL,...",
-              help="Paradigms with factors: every combination of levels (full), or only those with the levels "
-                   "listed (attractor=none,pp; repeatable; paradigms without that factor keep every cell), -n "
-                   "pairs each, in turn (docs/factors.md).")
-@click.option("-j", "--jobs", type=click.IntRange(1), default=None, show_default="the CPUs this process may use",
-              help="Processes writing files at once (several paradigms); 1 writes one after another. "
-                   "The output is the same bytes either way.")
+@click.option(
+    "--design",
+    "design",
+    multiple=True,
+    metavar="full|FACTOR=LEVEL,...",
+    help="Paradigms with factors: every combination of levels (full), or only those with the levels "
+    "listed (attractor=none,pp; repeatable; paradigms without that factor keep every cell), -n "
+    "pairs each, in turn (docs/factors.md).",
+)
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(1),
+    default=None,
+    show_default="the CPUs this process may use",
+    help="Processes writing files at once (several paradigms); 1 writes one after another. "
+    "The output is the same bytes either way.",
+)
 @paradigm_path_option
 @lexicon_overlay_option
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def gen_command(uids: tuple[str, ...], all_paradigms: bool, all_probes: bool, all_designs: bool, n: int, seed: int,
-                output: str | None, out_dir: str | None, probe_options: tuple[str, ...], controls: tuple[str, ...],
-                lexicon_mode: str, design: tuple[str, ...], jobs: int | None, paradigm_paths: tuple[str, ...],
-                overlays: tuple[str, ...], quiet: bool) -> None:
+def gen_command(
+    uids: tuple[str, ...],
+    all_paradigms: bool,
+    all_probes: bool,
+    all_designs: bool,
+    n: int,
+    seed: int,
+    output: str | None,
+    out_dir: str | None,
+    probe_options: tuple[str, ...],
+    controls: tuple[str, ...],
+    lexicon_mode: str,
+    design: tuple[str, ...],
+    jobs: int | None,
+    paradigm_paths: tuple[str, ...],
+    overlays: tuple[str, ...],
+    quiet: bool,
+) -> None:
     """Generate minimal pairs as BLiMP-schema JSONL, or probe items."""
     from blimpgen.generators.catalog import Catalog
     from blimpgen.generators.generate import write_outputs
@@ -104,11 +164,15 @@ def gen_command(uids: tuple[str, ...], all_paradigms: bool, all_probes: bool, al
     names += catalog.design_names() if all_designs else []
     if (probe_options or controls) and not catalog.takes_options(names):
         raise click.UsageError("--option and --control apply to probe suites only")
-    sources, skipped = build_in_mode(catalog, names, lexicon_mode, seed, skip_refused=every,
-                                     options=_parse_options(probe_options))
+    sources, skipped = build_in_mode(
+        catalog, names, lexicon_mode, seed, skip_refused=every, options=_parse_options(probe_options)
+    )
     if skipped and not quiet:
-        click.echo(f"skipped {len(skipped)} that refuse --lexicon-mode {lexicon_mode} (docs/paradigms.md says why): "
-                   f"{', '.join(uid for uid, _ in skipped)}", err=True)
+        click.echo(
+            f"skipped {len(skipped)} that refuse --lexicon-mode {lexicon_mode} (docs/paradigms.md says why): "
+            f"{', '.join(uid for uid, _ in skipped)}",
+            err=True,
+        )
     if len(sources) > 1 and not out_dir:
         raise click.UsageError("several paradigms need --out-dir")
     report = None if quiet else (lambda line: click.echo(line, err=True))
@@ -116,11 +180,29 @@ def gen_command(uids: tuple[str, ...], all_paradigms: bool, all_probes: bool, al
         from blimpgen.generators.design import balanced_all, parse_design
 
         for source in balanced_all(sources, parse_design(design)):  # -n pairs per cell
-            write_outputs([source], n * source.cells, seed, output, out_dir, progress=not quiet, report=report,
-                          inputs=catalog.inputs())
+            write_outputs(
+                [source],
+                n * source.cells,
+                seed,
+                output,
+                out_dir,
+                progress=not quiet,
+                report=report,
+                inputs=catalog.inputs(),
+            )
         return
-    write_outputs(sources, n, seed, output, out_dir, controls, progress=not quiet, report=report,
-                  jobs=default_jobs() if jobs is None else jobs, inputs=catalog.inputs())
+    write_outputs(
+        sources,
+        n,
+        seed,
+        output,
+        out_dir,
+        controls,
+        progress=not quiet,
+        report=report,
+        jobs=default_jobs() if jobs is None else jobs,
+        inputs=catalog.inputs(),
+    )
 
 
 @click.command("show")
@@ -130,8 +212,9 @@ def gen_command(uids: tuple[str, ...], all_paradigms: bool, all_probes: bool, al
 @lexicon_mode_option
 @paradigm_path_option
 @lexicon_overlay_option
-def show_command(uid: str, n: int, seed: int, lexicon_mode: str, paradigm_paths: tuple[str, ...],
-                 overlays: tuple[str, ...]) -> None:
+def show_command(
+    uid: str, n: int, seed: int, lexicon_mode: str, paradigm_paths: tuple[str, ...], overlays: tuple[str, ...]
+) -> None:
     """Preview a paradigm: the good sentence, then the bad one starred (probe suites: items)."""
     from blimpgen.authoring.browse import render_preview
     from blimpgen.generators.catalog import Catalog

@@ -51,35 +51,69 @@ def validate_group() -> None:
 
 
 @validate_group.command("batch")
-@click.option("--data", required=True, type=click.Path(exists=True, path_type=Path),
-              help="Generated pairs: a BLiMP-schema JSONL file or a folder of <UID>.jsonl files.")
-@click.option("-o", "--out", required=True, type=OutputPath(file_okay=False, path_type=Path),
-              help="Batch folder to write.")
-@click.option("--pairs-per-paradigm", default=5, show_default=True,
-              help="Pairs sampled at random from each paradigm.")
+@click.option(
+    "--data",
+    required=True,
+    type=click.Path(exists=True, path_type=Path),
+    help="Generated pairs: a BLiMP-schema JSONL file or a folder of <UID>.jsonl files.",
+)
+@click.option(
+    "-o", "--out", required=True, type=OutputPath(file_okay=False, path_type=Path), help="Batch folder to write."
+)
+@click.option("--pairs-per-paradigm", default=5, show_default=True, help="Pairs sampled at random from each paradigm.")
 @click.option("--judgments", default=20, show_default=True, help="Workers who judge each pair.")
-@click.option("--items-per-hit", default=10, show_default=True,
-              help="Real pairs per HIT (plus one attention check).")
-@click.option("--max-assignments", default=9, show_default=True,
-              help="Most assignments per HIT (at most 9: MTurk charges 20% more from 10).")
+@click.option("--items-per-hit", default=10, show_default=True, help="Real pairs per HIT (plus one attention check).")
+@click.option(
+    "--max-assignments",
+    default=9,
+    show_default=True,
+    help="Most assignments per HIT (at most 9: MTurk charges 20% more from 10).",
+)
 @click.option("--seed", default=0, show_default=True, help="Seed for sampling, order, checks and counterbalancing.")
 @click.option("--reward", callback=_decimal, help="Pay per assignment in dollars [default: from --hourly-wage].")
-@click.option("--hourly-wage", default="15.00", show_default=True, callback=_decimal,
-              help="Hourly pay the default reward aims at (60 s + 8 s per item).")
+@click.option(
+    "--hourly-wage",
+    default="15.00",
+    show_default=True,
+    callback=_decimal,
+    help="Hourly pay the default reward aims at (60 s + 8 s per item).",
+)
 @click.option("--title", default=None, help="HIT title shown on MTurk.")
-@click.option("--locale", "locales", multiple=True, default=("US",), show_default=True,
-              help="Country workers must be in (repeatable).")
+@click.option(
+    "--locale",
+    "locales",
+    multiple=True,
+    default=("US",),
+    show_default=True,
+    help="Country workers must be in (repeatable).",
+)
 @click.option("--min-approval-rate", default=98, show_default=True, help="Lowest approval rate (%).")
 @click.option("--min-approved-hits", default=1000, show_default=True, help="Fewest approved HITs.")
 @click.option("--questions", is_flag=True, help="Also write questions/<hit>.xml HTMLQuestion documents.")
-@click.option("--post", is_flag=True,
-              help="Post the HITs with boto3 (implies --questions; sandbox unless --production).")
+@click.option(
+    "--post", is_flag=True, help="Post the HITs with boto3 (implies --questions; sandbox unless --production)."
+)
 @click.option("--production", is_flag=True, help="With --post: use the real marketplace and real money.")
 @click.option("--force", is_flag=True, help="Replace an existing batch in the output folder.")
-def batch_command(data: Path, out: Path, pairs_per_paradigm: int, judgments: int, items_per_hit: int,
-                  max_assignments: int, seed: int, reward: Decimal | None, hourly_wage: Decimal, title: str | None,
-                  locales: tuple[str, ...], min_approval_rate: int, min_approved_hits: int, questions: bool,
-                  post: bool, production: bool, force: bool) -> None:
+def batch_command(
+    data: Path,
+    out: Path,
+    pairs_per_paradigm: int,
+    judgments: int,
+    items_per_hit: int,
+    max_assignments: int,
+    seed: int,
+    reward: Decimal | None,
+    hourly_wage: Decimal,
+    title: str | None,
+    locales: tuple[str, ...],
+    min_approval_rate: int,
+    min_approved_hits: int,
+    questions: bool,
+    post: bool,
+    production: bool,
+    force: bool,
+) -> None:
     """Sample pairs and write an MTurk-ready batch: layout.html, batch.csv, key.csv, hit_properties.json."""
     from blimpgen.validate.batch import write_batch
     from blimpgen.validate.design import BatchOptions
@@ -87,40 +121,80 @@ def batch_command(data: Path, out: Path, pairs_per_paradigm: int, judgments: int
 
     if production and not post:
         raise click.UsageError("--production only makes sense with --post")
-    options = BatchOptions(pairs_per_paradigm=pairs_per_paradigm, judgments=judgments, items_per_hit=items_per_hit,
-                           max_assignments=max_assignments, seed=seed)
-    properties = HitProperties(reward=reward, hourly_wage=hourly_wage, locales=locales,
-                               min_approval_rate=min_approval_rate, min_approved_hits=min_approved_hits,
-                               title=title or HitProperties.title)
+    options = BatchOptions(
+        pairs_per_paradigm=pairs_per_paradigm,
+        judgments=judgments,
+        items_per_hit=items_per_hit,
+        max_assignments=max_assignments,
+        seed=seed,
+    )
+    properties = HitProperties(
+        reward=reward,
+        hourly_wage=hourly_wage,
+        locales=locales,
+        min_approval_rate=min_approval_rate,
+        min_approved_hits=min_approved_hits,
+        title=title or HitProperties.title,
+    )
     written = write_batch(data, out, options, properties, questions=questions or post, force=force)
     design, cost = written.design, written.cost
-    click.echo(f"wrote {out}: {len(design.hits)} HITs ({design.n_lists} lists x {options.replicas} replicas) of "
-               f"{design.slots} items, {options.assignments_per_hit} assignments each -> "
-               f"{design.judgments_per_pair} judgments per pair, {len(design.uids)} paradigms")
-    click.echo(f"cost estimate: {cost['assignments']} assignments x ${cost['reward_per_assignment']} "
-               f"+ ${cost['fee_per_assignment']} fee = ${cost['total']}")
+    click.echo(
+        f"wrote {out}: {len(design.hits)} HITs ({design.n_lists} lists x {options.replicas} replicas) of "
+        f"{design.slots} items, {options.assignments_per_hit} assignments each -> "
+        f"{design.judgments_per_pair} judgments per pair, {len(design.uids)} paradigms"
+    )
+    click.echo(
+        f"cost estimate: {cost['assignments']} assignments x ${cost['reward_per_assignment']} "
+        f"+ ${cost['fee_per_assignment']} fee = ${cost['total']}"
+    )
     if post:
         from blimpgen.validate.mturk import post_batch
 
         posted = post_batch(out, sandbox=not production)
-        click.echo(f"posted to {'production' if production else 'the sandbox'}; HIT ids in {posted}; "
-                   f"run `blimpgen validate advance --batch {out}` until every replica is up")
+        click.echo(
+            f"posted to {'production' if production else 'the sandbox'}; HIT ids in {posted}; "
+            f"run `blimpgen validate advance --batch {out}` until every replica is up"
+        )
 
 
 @validate_group.command("ingest")
-@click.option("--batch", "batch_folder", required=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="The batch folder the HITs were made from.")
-@click.option("--results", "results", required=True, multiple=True, type=click.Path(exists=True, path_type=Path),
-              help="MTurk results CSV; repeat the option or list more files after it.")
+@click.option(
+    "--batch",
+    "batch_folder",
+    required=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="The batch folder the HITs were made from.",
+)
+@click.option(
+    "--results",
+    "results",
+    required=True,
+    multiple=True,
+    type=click.Path(exists=True, path_type=Path),
+    help="MTurk results CSV; repeat the option or list more files after it.",
+)
 @click.argument("more_results", nargs=-1, type=click.Path(exists=True, path_type=Path))
 @click.option("-o", "--out", required=True, type=OutputPath(file_okay=False, path_type=Path), help="Report folder.")
-@click.option("--min-seconds", type=float, default=None,
-              help="Exclude assignments faster than this [default: 2 s per item].")
-@click.option("--pass-fraction", default="4/5", show_default=True, callback=_fraction,
-              help="Share of a paradigm's pairs whose majority must agree for it to pass.")
+@click.option(
+    "--min-seconds", type=float, default=None, help="Exclude assignments faster than this [default: 2 s per item]."
+)
+@click.option(
+    "--pass-fraction",
+    default="4/5",
+    show_default=True,
+    callback=_fraction,
+    help="Share of a paradigm's pairs whose majority must agree for it to pass.",
+)
 @click.option("--skip-malformed", is_flag=True, help="List malformed rows in excluded.csv instead of stopping.")
-def ingest_command(batch_folder: Path, results: tuple[Path, ...], more_results: tuple[Path, ...], out: Path,
-                   min_seconds: float | None, pass_fraction: Fraction, skip_malformed: bool) -> None:
+def ingest_command(
+    batch_folder: Path,
+    results: tuple[Path, ...],
+    more_results: tuple[Path, ...],
+    out: Path,
+    min_seconds: float | None,
+    pass_fraction: Fraction,
+    skip_malformed: bool,
+) -> None:
     """Merge MTurk results files; write summary.md, per_paradigm.csv, per_pair.csv, per_worker.csv, excluded.csv."""
     from blimpgen._io import refuse_inputs
     from blimpgen.validate.batch import batch_files
@@ -135,63 +209,132 @@ def ingest_command(batch_folder: Path, results: tuple[Path, ...], more_results: 
     write_report(analysis, out)
     overall = analysis.overall
     individual = "n/a" if overall.individual is None else f"{100 * overall.individual:.1f}%"
-    click.echo(f"{analysis.n_rows} rows: {len(analysis.included)} included, "
-               f"{analysis.n_rows - len(analysis.included)} excluded (see {out / 'excluded.csv'})")
-    click.echo(f"aggregate agreement {100 * overall.aggregate:.1f}%, individual {individual}; "
-               f"{overall.n_passed} of {overall.n_paradigms} paradigms pass; report in {out / 'summary.md'}")
+    click.echo(
+        f"{analysis.n_rows} rows: {len(analysis.included)} included, "
+        f"{analysis.n_rows - len(analysis.included)} excluded (see {out / 'excluded.csv'})"
+    )
+    click.echo(
+        f"aggregate agreement {100 * overall.aggregate:.1f}%, individual {individual}; "
+        f"{overall.n_passed} of {overall.n_paradigms} paradigms pass; report in {out / 'summary.md'}"
+    )
 
 
 @validate_group.command("repost")
-@click.option("--batch", "batch_folder", required=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="The batch (or earlier top-up) the results belong to.")
-@click.option("--results", "results", required=True, multiple=True, type=click.Path(exists=True, path_type=Path),
-              help="Every MTurk results CSV so far; repeat the option or list more files after it.")
+@click.option(
+    "--batch",
+    "batch_folder",
+    required=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="The batch (or earlier top-up) the results belong to.",
+)
+@click.option(
+    "--results",
+    "results",
+    required=True,
+    multiple=True,
+    type=click.Path(exists=True, path_type=Path),
+    help="Every MTurk results CSV so far; repeat the option or list more files after it.",
+)
 @click.argument("more_results", nargs=-1, type=click.Path(exists=True, path_type=Path))
-@click.option("-o", "--out", required=True, type=OutputPath(file_okay=False, path_type=Path),
-              help="Top-up batch folder to write (same format as a batch).")
-@click.option("--min-seconds", type=float, default=None,
-              help="Exclude assignments faster than this, as in ingest [default: 2 s per item].")
+@click.option(
+    "-o",
+    "--out",
+    required=True,
+    type=OutputPath(file_okay=False, path_type=Path),
+    help="Top-up batch folder to write (same format as a batch).",
+)
+@click.option(
+    "--min-seconds",
+    type=float,
+    default=None,
+    help="Exclude assignments faster than this, as in ingest [default: 2 s per item].",
+)
 @click.option("--force", is_flag=True, help="Replace an existing batch in the output folder.")
-def repost_command(batch_folder: Path, results: tuple[Path, ...], more_results: tuple[Path, ...], out: Path,
-                   min_seconds: float | None, force: bool) -> None:
+def repost_command(
+    batch_folder: Path,
+    results: tuple[Path, ...],
+    more_results: tuple[Path, ...],
+    out: Path,
+    min_seconds: float | None,
+    force: bool,
+) -> None:
     """Write a top-up batch: new replicas of the lists whose pairs are below the requested judgments."""
     from blimpgen.validate.ingest import IngestOptions
     from blimpgen.validate.repost import write_topup
 
-    topup = write_topup(batch_folder, [*results, *more_results], out, IngestOptions(min_seconds=min_seconds),
-                        force=force)
+    topup = write_topup(
+        batch_folder, [*results, *more_results], out, IngestOptions(min_seconds=min_seconds), force=force
+    )
     short = ", ".join(f"list {index}: {n}" for index, n in sorted(topup.shortfall.items()))
-    click.echo(f"wrote {out}: {len(topup.hits)} HITs, {topup.cost['assignments']} assignments "
-               f"(short judgments per list: {short}); cost estimate ${topup.cost['total']}")
-    click.echo(f"post it with the script (`blimpgen validate post --batch {out}`), then ingest with "
-               f"--batch {out} and every results file")
+    click.echo(
+        f"wrote {out}: {len(topup.hits)} HITs, {topup.cost['assignments']} assignments "
+        f"(short judgments per list: {short}); cost estimate ${topup.cost['total']}"
+    )
+    click.echo(
+        f"post it with the script (`blimpgen validate post --batch {out}`), then ingest with "
+        f"--batch {out} and every results file"
+    )
 
 
 @validate_group.command("simulate")
-@click.option("--batch", "batch_folder", required=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="The batch folder to simulate.")
-@click.option("-o", "--out", required=True, type=OutputPath(dir_okay=False, path_type=Path),
-              help="Results CSV to write (MTurk format).")
+@click.option(
+    "--batch",
+    "batch_folder",
+    required=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="The batch folder to simulate.",
+)
+@click.option(
+    "-o",
+    "--out",
+    required=True,
+    type=OutputPath(dir_okay=False, path_type=Path),
+    help="Results CSV to write (MTurk format).",
+)
 @click.option("--workers", default=40, show_default=True, help="Workers in the pool.")
 @click.option("--accuracy", default=0.9, show_default=True, help="Mean accuracy of attentive workers.")
 @click.option("--accuracy-spread", default=0.05, show_default=True, help="Per-worker accuracy offset, +/- this.")
-@click.option("--paradigm-accuracy", multiple=True, callback=_uid_shares,
-              help="UID=ACCURACY for a paradigm people disagree with (repeatable).")
+@click.option(
+    "--paradigm-accuracy",
+    multiple=True,
+    callback=_uid_shares,
+    help="UID=ACCURACY for a paradigm people disagree with (repeatable).",
+)
 @click.option("--bots", default=0.05, show_default=True, help="Share of workers that are bots.")
 @click.option("--inattentive", default=0.1, show_default=True, help="Share of workers clicking through.")
 @click.option("--non-native", default=0.05, show_default=True, help="Share of attentive workers who are not native.")
 @click.option("--rejected", default=0.0, show_default=True, help="Share of assignments you rejected.")
 @click.option("--seconds-per-item", default=6.0, show_default=True, help="Attentive workers' time per item.")
 @click.option("--seed", default=0, show_default=True, help="Random seed.")
-def simulate_command(batch_folder: Path, out: Path, workers: int, accuracy: float, accuracy_spread: float,
-                     paradigm_accuracy: dict[str, float], bots: float, inattentive: float, non_native: float,
-                     rejected: float, seconds_per_item: float, seed: int) -> None:
+def simulate_command(
+    batch_folder: Path,
+    out: Path,
+    workers: int,
+    accuracy: float,
+    accuracy_spread: float,
+    paradigm_accuracy: dict[str, float],
+    bots: float,
+    inattentive: float,
+    non_native: float,
+    rejected: float,
+    seconds_per_item: float,
+    seed: int,
+) -> None:
     """Write an MTurk-format results CSV from simulated workers, to rehearse ingest."""
     from blimpgen.validate.simulate import SimulationOptions, simulate
 
-    options = SimulationOptions(workers=workers, accuracy=accuracy, accuracy_spread=accuracy_spread,
-                                paradigm_accuracy=paradigm_accuracy, bots=bots, inattentive=inattentive,
-                                non_native=non_native, rejected=rejected, seconds_per_item=seconds_per_item, seed=seed)
+    options = SimulationOptions(
+        workers=workers,
+        accuracy=accuracy,
+        accuracy_spread=accuracy_spread,
+        paradigm_accuracy=paradigm_accuracy,
+        bots=bots,
+        inattentive=inattentive,
+        non_native=non_native,
+        rejected=rejected,
+        seconds_per_item=seconds_per_item,
+        seed=seed,
+    )
     result = simulate(batch_folder, out, options)
     kinds = ", ".join(f"{count} {kind}" for kind, count in sorted(result.kinds().items()))
     click.echo(f"wrote {result.path}: {result.n_rows} assignments by {len(result.workers)} workers ({kinds})")
@@ -201,21 +344,33 @@ def simulate_command(batch_folder: Path, out: Path, workers: int, accuracy: floa
 
 
 @validate_group.command("post")
-@click.option("--batch", "batch_folder", required=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="A batch or top-up with questions/*.xml.")
+@click.option(
+    "--batch",
+    "batch_folder",
+    required=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="A batch or top-up with questions/*.xml.",
+)
 @click.option("--production", is_flag=True, help="Use the real marketplace and real money (default: sandbox).")
 def post_command(batch_folder: Path, production: bool) -> None:
     """Post a batch or top-up with boto3: exclusions and each list's first replica (needs boto3)."""
     from blimpgen.validate.mturk import post_batch
 
     posted = post_batch(batch_folder, sandbox=not production)
-    click.echo(f"posted to {'production' if production else 'the sandbox'}; HIT ids in {posted}; "
-               f"run `blimpgen validate advance --batch {batch_folder}` until every replica is up")
+    click.echo(
+        f"posted to {'production' if production else 'the sandbox'}; HIT ids in {posted}; "
+        f"run `blimpgen validate advance --batch {batch_folder}` until every replica is up"
+    )
 
 
 @validate_group.command("advance")
-@click.option("--batch", "batch_folder", required=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="A batch posted with --post.")
+@click.option(
+    "--batch",
+    "batch_folder",
+    required=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="A batch posted with --post.",
+)
 def advance_command(batch_folder: Path) -> None:
     """Grant each list's exclusion to its workers and post a list's next replica once its last is done (needs boto3).
 
@@ -228,10 +383,20 @@ def advance_command(batch_folder: Path) -> None:
 
 
 @validate_group.command("fetch")
-@click.option("--batch", "batch_folder", required=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="A batch posted with --post.")
-@click.option("-o", "--out", required=True, type=OutputPath(dir_okay=False, path_type=Path),
-              help="Results CSV to write (MTurk format).")
+@click.option(
+    "--batch",
+    "batch_folder",
+    required=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="A batch posted with --post.",
+)
+@click.option(
+    "-o",
+    "--out",
+    required=True,
+    type=OutputPath(dir_okay=False, path_type=Path),
+    help="Results CSV to write (MTurk format).",
+)
 def fetch_command(batch_folder: Path, out: Path) -> None:
     """Download the assignments of a batch posted with --post as an MTurk results CSV (needs boto3)."""
     from blimpgen.validate.mturk import fetch_results

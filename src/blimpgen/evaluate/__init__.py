@@ -12,6 +12,24 @@ from blimpgen.evaluate.scoring.base import BlankQuery, BlankScores, Query, Score
 from blimpgen.evaluate.scoring.registrations import make_scorer, scorers
 from blimpgen.evaluate.tasks import TASKS, EvalTask, PairOptions, ProbeOptions, TaskOptions
 
-__all__ = ["TASKS", "BlankQuery", "BlankScores", "Data", "EvalResult", "EvalTask", "PairOptions", "ProbeOptions",
-           "Query", "Scorer", "TaskOptions", "TokenScores", "evaluate", "format_table", "make_scorer", "read_data",
-           "run_eval", "scorers", "write_results"]
+__all__ = [
+    "TASKS",
+    "BlankQuery",
+    "BlankScores",
+    "Data",
+    "EvalResult",
+    "EvalTask",
+    "PairOptions",
+    "ProbeOptions",
+    "Query",
+    "Scorer",
+    "TaskOptions",
+    "TokenScores",
+    "evaluate",
+    "format_table",
+    "make_scorer",
+    "read_data",
+    "run_eval",
+    "scorers",
+    "write_results",
+]

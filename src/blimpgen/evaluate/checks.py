@@ -37,6 +37,8 @@ def check_not_all_ties(rows: Sequence[Any], task: EvalTask, scorer: Scorer) -> N
     if len(rows) < ALL_TIES_MIN_PAIRS or not all(row.tie for row in rows):
         return
     first, noun = rows[0], task.noun
-    raise ResultError(f"every {noun} tied: in all {len(rows)} {noun}s (e.g. {first.record_id}) {task.tie_sides} got "
-                      f"equal scores from {scorer.name} ({first.model or 'no model'}), so accuracy would only "
-                      f"reflect the tie policy; check the model/tokenizer (or n-gram file){task.tie_note}")
+    raise ResultError(
+        f"every {noun} tied: in all {len(rows)} {noun}s (e.g. {first.record_id}) {task.tie_sides} got "
+        f"equal scores from {scorer.name} ({first.model or 'no model'}), so accuracy would only "
+        f"reflect the tie policy; check the model/tokenizer (or n-gram file){task.tie_note}"
+    )

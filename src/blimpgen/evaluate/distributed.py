@@ -50,8 +50,10 @@ def distributed() -> tuple[int, int, Callable[[list], list]]:
     # without a GPU, accelerate only forms a process group (gloo) when told to use the CPU
     state = PartialState(cpu=not torch.cuda.is_available())
     if state.num_processes != launched_processes():
-        raise OptionError(f"launched as {os.environ['WORLD_SIZE']} processes but accelerate formed a group of "
-                          f"{state.num_processes}; check the launcher's settings")
+        raise OptionError(
+            f"launched as {os.environ['WORLD_SIZE']} processes but accelerate formed a group of "
+            f"{state.num_processes}; check the launcher's settings"
+        )
     return state.process_index, state.num_processes, gather_object
 
 

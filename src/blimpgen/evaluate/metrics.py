@@ -49,4 +49,3 @@ def mean_interval(groups: list[tuple[float, int]], z: float = Z95) -> tuple[floa
         variance += adjusted * (1 - adjusted) / (n + z * z)
     half = z * math.sqrt(variance) / len(groups)
     return (max(0.0, mean - half), min(1.0, mean + half))
-

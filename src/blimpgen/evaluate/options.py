@@ -65,8 +65,12 @@ class OptionsModel(BaseModel):
         flag = cls.flag(name)
         extra = cls.model_fields[name].json_schema_extra
         label = str(extra.get("label", flag)) if isinstance(extra, dict) else flag
-        bounds = {"greater_than_equal": ("at least", "ge"), "greater_than": ("greater than", "gt"),
-                  "less_than": ("less than", "lt"), "less_than_equal": ("at most", "le")}
+        bounds = {
+            "greater_than_equal": ("at least", "ge"),
+            "greater_than": ("greater than", "gt"),
+            "less_than": ("less than", "lt"),
+            "less_than_equal": ("at most", "le"),
+        }
         if kind == "literal_error":
             choices = _literal_values(cls.model_fields[name].annotation)
             return f"unknown {label} {value!r}; expected one of: {', '.join(map(str, choices))}"

@@ -39,8 +39,16 @@ class Progress:
         label: the line's first word.
     """
 
-    def __init__(self, total: int, noun: str, stream: IO[str] | None = None, interval: float | None = None,
-                 tty: bool | None = None, clock: Callable[[], float] = time.monotonic, label: str = "eval") -> None:
+    def __init__(
+        self,
+        total: int,
+        noun: str,
+        stream: IO[str] | None = None,
+        interval: float | None = None,
+        tty: bool | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        label: str = "eval",
+    ) -> None:
         self.total, self.noun, self.clock, self.label = total, noun, clock, label
         self.interval = LOG_INTERVAL if interval is None else interval
         self.stream = stream if stream is not None else sys.stderr
@@ -74,16 +82,19 @@ class Progress:
         rate = self.done / elapsed
         eta = _duration((self.total - self.done) / rate) if rate > 0 else "?"
         share = 100 * self.done // max(1, self.total)
-        return (f"{self.label}: {self.done:,}/{self.total:,} {self.noun}s ({share}%), "
-                f"{rate:,.1f} {self.noun}s/s, ETA {eta}")
+        return (
+            f"{self.label}: {self.done:,}/{self.total:,} {self.noun}s ({share}%), {rate:,.1f} {self.noun}s/s, ETA {eta}"
+        )
 
     def close(self) -> None:
         """End the bar, or write the final line (records and time taken)."""
         if self.bar is not None:
             self.bar.close()
         elif self.last_line is not None:
-            self._line(f"{self.label}: {self.done:,}/{self.total:,} {self.noun}s scored in "
-                       f"{_duration(self.clock() - self.start)}")
+            self._line(
+                f"{self.label}: {self.done:,}/{self.total:,} {self.noun}s scored in "
+                f"{_duration(self.clock() - self.start)}"
+            )
 
     def _line(self, text: str) -> None:
         self.stream.write(text + "\n")

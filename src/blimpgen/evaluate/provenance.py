@@ -89,8 +89,9 @@ def data_provenance(records: Iterable[Any], group: Callable[[Any], str]) -> dict
             value = getattr(record, name, None)
             if value is not None:
                 fields[name].add(value)
-    return {name: {field: _one_or_all(values) for field, values in fields.items()}
-            for name, fields in sorted(seen.items())}
+    return {
+        name: {field: _one_or_all(values) for field, values in fields.items()} for name, fields in sorted(seen.items())
+    }
 
 
 def _one_or_all(values: set[Any]) -> Any:
@@ -106,7 +107,12 @@ def run_provenance(scorer_provenance: dict[str, Any], data: dict[str, dict[str, 
         scorer_provenance: what the scorer says of its model (``model``, ``device``, ``dtype``).
         data: the data's provenance per paradigm (:func:`data_provenance`).
     """
-    return {"libraries": library_versions(), "model": scorer_provenance.get("model"),
-            "device": scorer_provenance.get("device"), "dtype": scorer_provenance.get("dtype"),
-            "date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "command_line": list(sys.argv),
-            "data": data}
+    return {
+        "libraries": library_versions(),
+        "model": scorer_provenance.get("model"),
+        "device": scorer_provenance.get("device"),
+        "dtype": scorer_provenance.get("dtype"),
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "command_line": list(sys.argv),
+        "data": data,
+    }

@@ -74,9 +74,12 @@ def read_data(data: str | Path | Sequence[str | Path]) -> Data:
         expected = None
         for where, raw in read_json_lines(file):
             if isinstance(raw, Mapping) and SCORED_ROW_KEYS <= raw.keys():
-                raise DataError("a row of evaluation results (a pairs.jsonl or items.jsonl that `blimpgen eval` "
-                                "wrote), not a pair or probe item to evaluate; pass the data that was scored",
-                                where.file, where.line)
+                raise DataError(
+                    "a row of evaluation results (a pairs.jsonl or items.jsonl that `blimpgen eval` "
+                    "wrote), not a pair or probe item to evaluate; pass the data that was scored",
+                    where.file,
+                    where.line,
+                )
             found = record_type(raw)
             if expected is None:
                 expected = found
@@ -86,8 +89,10 @@ def read_data(data: str | Path | Sequence[str | Path]) -> Data:
             records.append((found.from_dict(raw, where=where), where))
     if len(first_file) > 1:
         a, b = sorted(first_file, key=RECORD_TYPES.index)[:2]
-        raise OptionError(f"--data mixes {a.noun}s ({first_file[a]}) and {b.noun}s ({first_file[b]}); "
-                          "evaluate them in separate runs, each with its own --out folder")
+        raise OptionError(
+            f"--data mixes {a.noun}s ({first_file[a]}) and {b.noun}s ({first_file[b]}); "
+            "evaluate them in separate runs, each with its own --out folder"
+        )
     kind = next(iter(first_file), None) or record_type({})  # no records: the default type names the error
     if not records:
         raise DataError(f"{', '.join(str(f) for f in files)}: no {make_task(kind).noun}s to evaluate")
@@ -116,17 +121,20 @@ def _distinct_files(paths: Sequence[str | Path]) -> list[Path]:
                 key = file.resolve()
             if key in seen:
                 first, given = seen[key]
-                how = (f"--data {path} is given twice" if str(path) == given else
-                       f"--data {given} and --data {path} both name {first}" if first == file else
-                       f"--data {given} and --data {path} name the same file ({first} and {file})")
+                how = (
+                    f"--data {path} is given twice"
+                    if str(path) == given
+                    else f"--data {given} and --data {path} both name {first}"
+                    if first == file
+                    else f"--data {given} and --data {path} name the same file ({first} and {file})"
+                )
                 raise OptionError(f"{how}; its records would count twice: name each file once")
             seen[key] = (file, str(path))
             files.append(file)
     return files
 
 
-def refuse_output_over_data(out: str | Path, files: Sequence[str | Path], records_file: str = "pairs.jsonl"
-                            ) -> None:
+def refuse_output_over_data(out: str | Path, files: Sequence[str | Path], records_file: str = "pairs.jsonl") -> None:
     """Refuse an output folder that holds a data file: the results written there would be read
     back as data by the next run over the folder (or replace the data, were it named like them).
 
@@ -135,9 +143,11 @@ def refuse_output_over_data(out: str | Path, files: Sequence[str | Path], record
     """
     for file in files:
         if same_file(Path(file).parent, out):
-            raise OptionError(f"{out}: the output is also an input: it holds --data {file}, and the results "
-                              f"written there ({records_file}) would be read as data by the next run over it; "
-                              "choose another --out")
+            raise OptionError(
+                f"{out}: the output is also an input: it holds --data {file}, and the results "
+                f"written there ({records_file}) would be read as data by the next run over it; "
+                "choose another --out"
+            )
 
 
 @dataclass
@@ -152,9 +162,12 @@ class EvalResult:
     provenance: dict[str, Any] = field(default_factory=dict)
 
 
-def evaluate(scorer: Scorer, data: Data | str | Path | Sequence[str | Path],
-             options: TaskOptions | Mapping[str, Any] | None = None,
-             progress: Callable[[int], None] | None = None) -> EvalResult:
+def evaluate(
+    scorer: Scorer,
+    data: Data | str | Path | Sequence[str | Path],
+    options: TaskOptions | Mapping[str, Any] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> EvalResult:
     """Evaluate ``scorer`` on the records of ``data``; shard over processes when launched distributed.
 
     Args:
@@ -174,9 +187,14 @@ def evaluate(scorer: Scorer, data: Data | str | Path | Sequence[str | Path],
     return run_task(task, scorer, data, task.select(data.records), progress)
 
 
-def run_task(task: EvalTask, scorer: Scorer, data: Data, selection: Selection,
-             progress: Callable[[int], None] | None = None,
-             reporter: Progress | None = None) -> EvalResult:
+def run_task(
+    task: EvalTask,
+    scorer: Scorer,
+    data: Data,
+    selection: Selection,
+    progress: Callable[[int], None] | None = None,
+    reporter: Progress | None = None,
+) -> EvalResult:
     """Score ``selection`` with ``task``: prepare, plan every chunk, score each, check, summarize.
 
     Args:
@@ -192,7 +210,7 @@ def run_task(task: EvalTask, scorer: Scorer, data: Data, selection: Selection,
 
     def shard() -> list[Any]:
         records = selection.kept[rank::world]
-        plans = [task.plan(scorer, records[begin:begin + task.chunk]) for begin in range(0, len(records), task.chunk)]
+        plans = [task.plan(scorer, records[begin : begin + task.chunk]) for begin in range(0, len(records), task.chunk)]
         rows: list[Any] = []
         for plan in plans:
             if reporter is not None:  # this process's share, scaled to all processes' records
@@ -211,16 +229,25 @@ def run_task(task: EvalTask, scorer: Scorer, data: Data, selection: Selection,
         if reporter is not None:
             reporter.close()
     check_not_all_ties(rows, task, scorer)
-    options = {**scorer.options(), "scorer": scorer_id(scorer), **task.settings(), "data": data.sources,
-               f"n_{task.noun}s": len(rows), **task.selection_settings(selection), "processes": world,
-               "blimpgen_version": __version__}
-    provenance = run_provenance(scorer.provenance(),
-                                data_provenance((record for record, _ in selection.kept), task.group_of))
+    options = {
+        **scorer.options(),
+        "scorer": scorer_id(scorer),
+        **task.settings(),
+        "data": data.sources,
+        f"n_{task.noun}s": len(rows),
+        **task.selection_settings(selection),
+        "processes": world,
+        "blimpgen_version": __version__,
+    }
+    provenance = run_provenance(
+        scorer.provenance(), data_provenance((record for record, _ in selection.kept), task.group_of)
+    )
     return EvalResult(task, options, rows, task.summarize(rows), list(selection.skipped), provenance)
 
 
 def _batch_hook(reporter: Progress, base: int, size: int, world: int) -> Callable[[int, int], None]:
     """Show ``base`` records plus the share of a chunk of ``size`` that its batches done say."""
+
     def hook(done: int, total: int) -> None:
         reporter.update_to((base + size * done / max(1, total)) * world)
 
@@ -237,10 +264,17 @@ def write_results(result: EvalResult, out: str | Path) -> list[Path]:
     task, summary = result.task, result.summary
     refuse_output_over_data(out, result.options.get("data", ()), task.records_file)
     records = "".join(json.dumps(to_json(row), ensure_ascii=False) + "\n" for row in result.rows)
-    body = {**result_header(task.record_type), "options": result.options, "provenance": result.provenance,
-            **summary.to_json()}
-    texts = ((task.records_file, records), ("results.json", json.dumps(body, indent=2, ensure_ascii=False) + "\n"),
-             ("results.csv", csv_text(summary.csv_row_type, summary.csv_rows(result.options))))
+    body = {
+        **result_header(task.record_type),
+        "options": result.options,
+        "provenance": result.provenance,
+        **summary.to_json(),
+    }
+    texts = (
+        (task.records_file, records),
+        ("results.json", json.dumps(body, indent=2, ensure_ascii=False) + "\n"),
+        ("results.csv", csv_text(summary.csv_row_type, summary.csv_rows(result.options))),
+    )
     return write_files([(out / name, text) for name, text in texts])  # all three, or none replaced
 
 
@@ -256,9 +290,14 @@ def format_table(result: EvalResult, detail: bool = False) -> str:
     return result.summary.table(result.options, detail)
 
 
-def run_eval(scorer_name: str, scorer_options: Mapping[str, Any], data: Sequence[str | Path],
-             out: str | Path | None, options: TaskOptions | Mapping[str, Any] | None = None,
-             show_progress: bool = False) -> EvalResult:
+def run_eval(
+    scorer_name: str,
+    scorer_options: Mapping[str, Any],
+    data: Sequence[str | Path],
+    out: str | Path | None,
+    options: TaskOptions | Mapping[str, Any] | None = None,
+    show_progress: bool = False,
+) -> EvalResult:
     """Read the data, build the scorer, evaluate, write the results (main process only); the ``eval`` command.
 
     Args:
@@ -293,5 +332,4 @@ def run_eval(scorer_name: str, scorer_options: Mapping[str, Any], data: Sequence
     return result
 
 
-__all__ = ["Data", "EvalResult", "evaluate", "format_table", "read_data", "run_eval", "run_task",
-           "write_results"]
+__all__ = ["Data", "EvalResult", "evaluate", "format_table", "read_data", "run_eval", "run_task", "write_results"]

@@ -17,5 +17,6 @@ def require(module: str, extra: str = "export") -> ModuleType:
     try:
         return importlib.import_module(module)
     except ImportError as exc:
-        raise MissingDependencyError(f"{module} is not installed ({exc}); install it with: "
-                                     f"pip install 'blimpgen[{extra}]'") from None
+        raise MissingDependencyError(
+            f"{module} is not installed ({exc}); install it with: pip install 'blimpgen[{extra}]'"
+        ) from None

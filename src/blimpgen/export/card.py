@@ -30,9 +30,15 @@ DEFAULT_LICENSE = "cc-by-4.0"
 DEFAULT_PRETTY_NAME = "blimpgen minimal pairs"
 
 # Upper bounds of the Hub's size_categories, smallest first.
-_SIZE_CATEGORIES = ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"),
-                    (1_000_000, "100K<n<1M"), (10_000_000, "1M<n<10M"),
-                    (100_000_000, "10M<n<100M"), (1_000_000_000, "100M<n<1B"))
+_SIZE_CATEGORIES = (
+    (1_000, "n<1K"),
+    (10_000, "1K<n<10K"),
+    (100_000, "10K<n<100K"),
+    (1_000_000, "100K<n<1M"),
+    (10_000_000, "1M<n<10M"),
+    (100_000_000, "10M<n<100M"),
+    (1_000_000_000, "100M<n<1B"),
+)
 
 BLIMP_BIBTEX = """@article{warstadt2020blimp,
   author = {Warstadt, Alex and Parrish, Alicia and Liu, Haokun and Mohananey, Anhad and Peng, Wei and Wang, Sheng-Fu and Bowman, Samuel R.},
@@ -96,14 +102,21 @@ def summarize_config(uid: str, pairs: Sequence[MinimalPair]) -> ConfigSummary:
         uid: the paradigm UID.
         pairs: its pairs, in export order.
     """
+
     def distinct(name: str) -> tuple:
         return tuple(sorted({getattr(p, name) for p in pairs if getattr(p, name) not in (None, "")}))
 
     first = pairs[0] if pairs else MinimalPair("", "", uid)
-    return ConfigSummary(uid=uid, field=first.field, phenomenon=first.linguistics_term,
-                         count=len(pairs), seeds=distinct("seed"),
-                         lexicon_hashes=distinct("lexicon_hash"), spec_hashes=distinct("spec_hash"),
-                         versions=distinct("blimpgen_version"))
+    return ConfigSummary(
+        uid=uid,
+        field=first.field,
+        phenomenon=first.linguistics_term,
+        count=len(pairs),
+        seeds=distinct("seed"),
+        lexicon_hashes=distinct("lexicon_hash"),
+        spec_hashes=distinct("spec_hash"),
+        versions=distinct("blimpgen_version"),
+    )
 
 
 def size_category(count: int) -> str:
@@ -119,8 +132,13 @@ def config_data_files(uid: str) -> str:
     return f"data/{uid}/{SPLIT}-*.parquet"
 
 
-def card_header(summaries: Sequence[ConfigSummary], *, pretty_name: str = DEFAULT_PRETTY_NAME,
-                license_id: str = DEFAULT_LICENSE, hub_layout: bool = True) -> dict[str, Any]:
+def card_header(
+    summaries: Sequence[ConfigSummary],
+    *,
+    pretty_name: str = DEFAULT_PRETTY_NAME,
+    license_id: str = DEFAULT_LICENSE,
+    hub_layout: bool = True,
+) -> dict[str, Any]:
     """The YAML metadata block as a dict, in the order it is written.
 
     Args:
@@ -150,9 +168,14 @@ def card_header(summaries: Sequence[ConfigSummary], *, pretty_name: str = DEFAUL
     return header
 
 
-def render_card(summaries: Sequence[ConfigSummary], *, pretty_name: str = DEFAULT_PRETTY_NAME,
-                license_id: str = DEFAULT_LICENSE, hub_layout: bool = True,
-                dataset_id: str | None = None) -> str:
+def render_card(
+    summaries: Sequence[ConfigSummary],
+    *,
+    pretty_name: str = DEFAULT_PRETTY_NAME,
+    license_id: str = DEFAULT_LICENSE,
+    hub_layout: bool = True,
+    dataset_id: str | None = None,
+) -> str:
     """The whole ``README.md``: YAML header, then the Markdown body.
 
     Args:
@@ -164,15 +187,25 @@ def render_card(summaries: Sequence[ConfigSummary], *, pretty_name: str = DEFAUL
     """
     header = card_header(summaries, pretty_name=pretty_name, license_id=license_id, hub_layout=hub_layout)
     front = yaml.safe_dump(header, sort_keys=False, allow_unicode=True, default_flow_style=False)
-    body = "\n".join([
-        CARD_MARKER, "", f"# {pretty_name}", "",
-        _intro(summaries), "",
-        _loading(summaries, hub_layout, dataset_id), "",
-        _paradigm_table(summaries), "",
-        _generation(summaries), "",
-        _field_table(), "",
-        _citation(summaries),
-    ])
+    body = "\n".join(
+        [
+            CARD_MARKER,
+            "",
+            f"# {pretty_name}",
+            "",
+            _intro(summaries),
+            "",
+            _loading(summaries, hub_layout, dataset_id),
+            "",
+            _paradigm_table(summaries),
+            "",
+            _generation(summaries),
+            "",
+            _field_table(),
+            "",
+            _citation(summaries),
+        ]
+    )
     return f"---\n{front}---\n\n{body}\n"
 
 
@@ -186,11 +219,10 @@ def read_card_header(folder: Path | str) -> dict[str, Any]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError:
-        raise DataError(f"{folder}: no README.md dataset card; pass a folder written by "
-                        "`blimpgen export hf`") from None
+        raise DataError(f"{folder}: no README.md dataset card; pass a folder written by `blimpgen export hf`") from None
     if not text.startswith("---\n") or "\n---\n" not in text[3:]:
         raise DataError(f"{path}: no YAML header (a block between '---' lines at the top)")
-    block = text[4:text.index("\n---\n", 3) + 1]
+    block = text[4 : text.index("\n---\n", 3) + 1]
     try:
         header = yaml.safe_load(block)
     except yaml.YAMLError as exc:
@@ -209,8 +241,10 @@ def card_config_names(folder: Path | str) -> list[str]:
     header = read_card_header(folder)
     configs = header.get("configs")
     if not isinstance(configs, list) or not configs:
-        raise DataError(f"{Path(folder) / 'README.md'}: the header lists no configs; re-export "
-                        "with `blimpgen export hf` (the save_to_disk layout has none)")
+        raise DataError(
+            f"{Path(folder) / 'README.md'}: the header lists no configs; re-export "
+            "with `blimpgen export hf` (the save_to_disk layout has none)"
+        )
     return [str(entry["config_name"]) for entry in configs if isinstance(entry, dict)]
 
 
@@ -224,32 +258,39 @@ def _values(values: Sequence[object], missing: str = "not recorded") -> str:
 
 def _intro(summaries: Sequence[ConfigSummary]) -> str:
     total = sum(s.count for s in summaries)
-    return (f"{total} minimal pairs in {len(summaries)} paradigms, in the schema of BLiMP "
-            "(Warstadt et al., 2020), generated with blimpgen. Each row pairs an acceptable "
-            "`sentence_good` with a minimally different unacceptable `sentence_bad`; a language "
-            "model gets the pair right when it gives `sentence_good` the higher probability. "
-            "Each paradigm is one config (named by its UID) with a single `train` split.")
+    return (
+        f"{total} minimal pairs in {len(summaries)} paradigms, in the schema of BLiMP "
+        "(Warstadt et al., 2020), generated with blimpgen. Each row pairs an acceptable "
+        "`sentence_good` with a minimally different unacceptable `sentence_bad`; a language "
+        "model gets the pair right when it gives `sentence_good` the higher probability. "
+        "Each paradigm is one config (named by its UID) with a single `train` split."
+    )
 
 
 def _loading(summaries: Sequence[ConfigSummary], hub_layout: bool, dataset_id: str | None) -> str:
     uid = summaries[0].uid if summaries else "UID"
     where = dataset_id or "path/to/this/folder"
     if not hub_layout:
-        return ("## Loading\n\nEach paradigm is a `save_to_disk` folder:\n\n```python\nimport datasets\n\n"
-                f'pairs = datasets.load_from_disk("{where}/{uid}")["{SPLIT}"]\n```')
-    return ("## Loading\n\n```python\nimport datasets\n\n"
-            f'pairs = datasets.load_dataset("{where}", "{uid}", split="{SPLIT}")\n```\n\n'
-            "With lm-evaluation-harness:\n\n```bash\n"
-            f"blimpgen export lm-eval --data {where} -o tasks/\n"
-            "lm_eval --include_path tasks --tasks blimpgen --model hf --model_args pretrained=MODEL\n```")
+        return (
+            "## Loading\n\nEach paradigm is a `save_to_disk` folder:\n\n```python\nimport datasets\n\n"
+            f'pairs = datasets.load_from_disk("{where}/{uid}")["{SPLIT}"]\n```'
+        )
+    return (
+        "## Loading\n\n```python\nimport datasets\n\n"
+        f'pairs = datasets.load_dataset("{where}", "{uid}", split="{SPLIT}")\n```\n\n'
+        "With lm-evaluation-harness:\n\n```bash\n"
+        f"blimpgen export lm-eval --data {where} -o tasks/\n"
+        "lm_eval --include_path tasks --tasks blimpgen --model hf --model_args pretrained=MODEL\n```"
+    )
 
 
 def _paradigm_table(summaries: Sequence[ConfigSummary]) -> str:
-    rows = ["## Paradigms", "", "| UID | field | phenomenon | pairs | spec hash |",
-            "| --- | --- | --- | ---: | --- |"]
+    rows = ["## Paradigms", "", "| UID | field | phenomenon | pairs | spec hash |", "| --- | --- | --- | ---: | --- |"]
     for s in summaries:
-        rows.append(f"| {_cell(s.uid)} | {_cell(s.field)} | {_cell(s.phenomenon)} | {s.count} | "
-                    f"{_cell(_values(s.spec_hashes))} |")
+        rows.append(
+            f"| {_cell(s.uid)} | {_cell(s.field)} | {_cell(s.phenomenon)} | {s.count} | "
+            f"{_cell(_values(s.spec_hashes))} |"
+        )
     rows.append(f"| **total** | | | **{sum(s.count for s in summaries)}** | |")
     return "\n".join(rows)
 
@@ -258,32 +299,38 @@ def _generation(summaries: Sequence[ConfigSummary]) -> str:
     def union(name: str) -> list:
         return sorted({value for s in summaries for value in getattr(s, name)})
 
-    return "\n".join([
-        "## Generation", "",
-        f"- seed: {_values(union('seeds'))}",
-        f"- lexicon hash: {_values(union('lexicon_hashes'))}",
-        f"- blimpgen version: {_values(union('versions'))}",
-        "- spec hashes: one per paradigm, in the table above",
-        "",
-        "The same seed, lexicon hash and spec hash give the same pairs, so a paradigm can be "
-        "regenerated with `blimpgen gen --paradigm UID --seed SEED` and checked against its hashes.",
-    ])
+    return "\n".join(
+        [
+            "## Generation",
+            "",
+            f"- seed: {_values(union('seeds'))}",
+            f"- lexicon hash: {_values(union('lexicon_hashes'))}",
+            f"- blimpgen version: {_values(union('versions'))}",
+            "- spec hashes: one per paradigm, in the table above",
+            "",
+            "The same seed, lexicon hash and spec hash give the same pairs, so a paradigm can be "
+            "regenerated with `blimpgen gen --paradigm UID --seed SEED` and checked against its hashes.",
+        ]
+    )
 
 
 def _field_table() -> str:
     rows = ["## Fields", "", "| column | type | meaning |", "| --- | --- | --- |"]
     rows += [f"| `{name}` | {kind} | {_cell(meaning)} |" for name, kind, meaning in FIELD_DOCS]
-    rows += ["", "Prefix columns are null in paradigms without that method, so every config has "
-             "the same schema."]
+    rows += ["", "Prefix columns are null in paradigms without that method, so every config has the same schema."]
     return "\n".join(rows)
 
 
 def _citation(summaries: Sequence[ConfigSummary]) -> str:
     versions = sorted({v for s in summaries for v in s.versions})
     note = f"version {', '.join(versions)}" if versions else "version not recorded"
-    software = ("@software{blimpgen,\n"
-                "  title = {blimpgen: generated linguistic minimal pairs for language models},\n"
-                f"  note = {{{note}}}\n"
-                "}")
-    return ("## Citation\n\nIf you use this dataset, cite BLiMP, whose design and schema it follows, "
-            f"and the generator:\n\n```bibtex\n{BLIMP_BIBTEX}\n\n{software}\n```")
+    software = (
+        "@software{blimpgen,\n"
+        "  title = {blimpgen: generated linguistic minimal pairs for language models},\n"
+        f"  note = {{{note}}}\n"
+        "}"
+    )
+    return (
+        "## Citation\n\nIf you use this dataset, cite BLiMP, whose design and schema it follows, "
+        f"and the generator:\n\n```bibtex\n{BLIMP_BIBTEX}\n\n{software}\n```"
+    )

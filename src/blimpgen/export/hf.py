@@ -69,8 +69,12 @@ def make_features() -> Any:
     def dtype(name: str) -> str:
         return "bool" if name in BOOL_COLUMNS else "int64" if name in INT_COLUMNS else "string"
 
-    return datasets.Features({name: datasets.Sequence(datasets.Value("string")) if name in LIST_COLUMNS
-                              else datasets.Value(dtype(name)) for name in COLUMNS})
+    return datasets.Features(
+        {
+            name: datasets.Sequence(datasets.Value("string")) if name in LIST_COLUMNS else datasets.Value(dtype(name))
+            for name in COLUMNS
+        }
+    )
 
 
 def row_from_pair(pair: MinimalPair) -> dict[str, Any]:
@@ -94,8 +98,7 @@ def pair_from_row(row: dict[str, Any]) -> MinimalPair:
     Raises:
         DataError: when ``slots`` is not a JSON object.
     """
-    kwargs = {name: row[name] for name in COLUMNS
-              if name not in JSON_COLUMNS and row.get(name) is not None}
+    kwargs = {name: row[name] for name in COLUMNS if name not in JSON_COLUMNS and row.get(name) is not None}
     if "kinds" in kwargs:
         kwargs["kinds"] = tuple(kwargs["kinds"])
     slots, levels = (_json_object(row, name) for name in JSON_COLUMNS)
@@ -113,8 +116,7 @@ def _json_object(row: dict[str, Any], name: str) -> dict[str, Any] | None:
         try:
             value = json.loads(value)
         except json.JSONDecodeError as exc:
-            raise DataError(f"{row.get('pair_id') or row.get('UID')}: {name} is not valid JSON: "
-                            f"{exc.msg}") from None
+            raise DataError(f"{row.get('pair_id') or row.get('UID')}: {name} is not valid JSON: {exc.msg}") from None
     if value is not None and not isinstance(value, dict):
         raise DataError(f"{row.get('pair_id') or row.get('UID')}: {name} must be a JSON object")
     return value
@@ -133,12 +135,16 @@ def collect_configs(data: Path | str) -> dict[str, list[MinimalPair]]:
     for path in data_files(data):
         for pair in read_pairs(path):
             if not isinstance(pair.UID, str) or not UID_PATTERN.fullmatch(pair.UID):
-                raise DataError(f"{path}: UID {pair.UID!r} cannot name a config; use letters, "
-                                "digits, '_' and '-' (e.g. npi_present_1)")
+                raise DataError(
+                    f"{path}: UID {pair.UID!r} cannot name a config; use letters, "
+                    "digits, '_' and '-' (e.g. npi_present_1)"
+                )
             if pair.pair_id is not None:
                 if pair.pair_id in seen:
-                    raise DataError(f"{path}: duplicate pair_id {pair.pair_id!r} (first in "
-                                    f"{seen[pair.pair_id]}); regenerate or remove one copy")
+                    raise DataError(
+                        f"{path}: duplicate pair_id {pair.pair_id!r} (first in "
+                        f"{seen[pair.pair_id]}); regenerate or remove one copy"
+                    )
                 seen[pair.pair_id] = path
             configs.setdefault(pair.UID, []).append(pair)
     if not configs:
@@ -146,10 +152,16 @@ def collect_configs(data: Path | str) -> dict[str, list[MinimalPair]]:
     return dict(sorted(configs.items()))
 
 
-def export_dataset(data: Path | str, out: Path | str, *, layout: str = "hub", overwrite: bool = False,
-                   pretty_name: str = dataset_card.DEFAULT_PRETTY_NAME,
-                   license_id: str = dataset_card.DEFAULT_LICENSE,
-                   dataset_id: str | None = None) -> ExportResult:
+def export_dataset(
+    data: Path | str,
+    out: Path | str,
+    *,
+    layout: str = "hub",
+    overwrite: bool = False,
+    pretty_name: str = dataset_card.DEFAULT_PRETTY_NAME,
+    license_id: str = dataset_card.DEFAULT_LICENSE,
+    dataset_id: str | None = None,
+) -> ExportResult:
     """Export JSONL pairs as a Hugging Face dataset folder, atomically.
 
     Args:
@@ -174,8 +186,9 @@ def export_dataset(data: Path | str, out: Path | str, *, layout: str = "hub", ov
         raise OptionError(f"{out}: the output folder contains the input {data}; choose another")
     configs = collect_configs(data)
     summaries = [dataset_card.summarize_config(uid, pairs) for uid, pairs in configs.items()]
-    text = dataset_card.render_card(summaries, pretty_name=pretty_name, license_id=license_id,
-                                    hub_layout=layout == "hub", dataset_id=dataset_id)
+    text = dataset_card.render_card(
+        summaries, pretty_name=pretty_name, license_id=license_id, hub_layout=layout == "hub", dataset_id=dataset_id
+    )
     with atomic_directory(out, overwrite=overwrite, is_ours=is_export_folder, owned=export_files(out)) as tmp:
         for uid, pairs in configs.items():
             if layout == "hub":
@@ -247,8 +260,12 @@ def export_files(folder: Path) -> Callable[[str], bool]:
         parts = relative.split("/")
         if relative == "README.md" or parts[0] in disk:
             return True
-        return (len(parts) == 3 and parts[0] == "data" and parts[1] in configs
-                and fnmatch.fnmatchcase(parts[2], f"{dataset_card.SPLIT}-*.parquet"))
+        return (
+            len(parts) == 3
+            and parts[0] == "data"
+            and parts[1] in configs
+            and fnmatch.fnmatchcase(parts[2], f"{dataset_card.SPLIT}-*.parquet")
+        )
 
     return owned
 

@@ -99,8 +99,14 @@ def group_config(uids: list[str], group: str = DEFAULT_GROUP) -> dict[str, Any]:
     }
 
 
-def write_task_files(data: Path | str, out: Path | str, *, group: str = DEFAULT_GROUP,
-                     dataset_path: str | None = None, overwrite: bool = False) -> TaskFiles:
+def write_task_files(
+    data: Path | str,
+    out: Path | str,
+    *,
+    group: str = DEFAULT_GROUP,
+    dataset_path: str | None = None,
+    overwrite: bool = False,
+) -> TaskFiles:
     """Write a task file per exported paradigm plus a group file into ``out``, atomically.
 
     Args:
@@ -116,14 +122,15 @@ def write_task_files(data: Path | str, out: Path | str, *, group: str = DEFAULT_
         OptionError: when ``group`` is not a valid name, or ``out`` exists.
     """
     if not _NAME_PATTERN.fullmatch(group):
-        raise OptionError(f"group name {group!r} must be letters, digits, '_', '-' or '.' "
-                          "(e.g. blimpgen)")
+        raise OptionError(f"group name {group!r} must be letters, digits, '_', '-' or '.' (e.g. blimpgen)")
     data = Path(data)
     uids = dataset_card.card_config_names(data)
     missing = [uid for uid in uids if not any((data / "data" / uid).glob(f"{dataset_card.SPLIT}-*.parquet"))]
     if missing:
-        raise DataError(f"{data}: config {missing[0]!r} is in the card but has no parquet files "
-                        f"under data/{missing[0]}/; re-run `blimpgen export hf`")
+        raise DataError(
+            f"{data}: config {missing[0]!r} is in the card but has no parquet files "
+            f"under data/{missing[0]}/; re-run `blimpgen export hf`"
+        )
     dataset_path = dataset_path or str(data.resolve())
     with atomic_directory(out, overwrite=overwrite, is_ours=is_task_folder) as tmp:
         for uid in uids:

@@ -27,8 +27,15 @@ class PushResult:
     commit_url: str
 
 
-def push_folder(folder: Path | str, repo_id: str, *, token: str | None = None, private: bool = False,
-                revision: str | None = None, commit_message: str | None = None) -> PushResult:
+def push_folder(
+    folder: Path | str,
+    repo_id: str,
+    *,
+    token: str | None = None,
+    private: bool = False,
+    revision: str | None = None,
+    commit_message: str | None = None,
+) -> PushResult:
     """Create the dataset repo if needed and upload a Hub-layout export as one commit.
 
     Args:
@@ -47,8 +54,7 @@ def push_folder(folder: Path | str, repo_id: str, *, token: str | None = None, p
     """
     folder = Path(folder)
     if not is_export_folder(folder) or not (folder / "data").is_dir():
-        raise DataError(f"{folder}: not a hub-layout export; run `blimpgen export hf` without "
-                        "--save-to-disk first")
+        raise DataError(f"{folder}: not a hub-layout export; run `blimpgen export hf` without --save-to-disk first")
     hub = require("huggingface_hub")
     errors = require("huggingface_hub.errors")
     try:
@@ -62,19 +68,31 @@ def push_folder(folder: Path | str, repo_id: str, *, token: str | None = None, p
         # private=None leaves a new repo at the namespace's default visibility
         repo_url = api.create_repo(repo_id, repo_type="dataset", private=private or None, exist_ok=True)
         commit = api.upload_folder(
-            repo_id=repo_id, repo_type="dataset", folder_path=str(folder), revision=revision,
+            repo_id=repo_id,
+            repo_type="dataset",
+            folder_path=str(folder),
+            revision=revision,
             commit_message=commit_message or "Upload minimal pairs exported by blimpgen",
-            delete_patterns=["data/**"])
+            delete_patterns=["data/**"],
+        )
     except (errors.HfHubHTTPError, errors.LocalTokenNotFoundError, OSError, ValueError) as exc:
         first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ServiceError(f"push to {repo_id} failed: {first_line}") from None
     return PushResult(repo_id, str(repo_url), str(getattr(commit, "commit_url", commit)))
 
 
-def export_and_push(data: Path | str, repo_id: str, out: Path | str | None = None, *,
-                    overwrite: bool = False, token: str | None = None, private: bool = False,
-                    revision: str | None = None, pretty_name: str = dataset_card.DEFAULT_PRETTY_NAME,
-                    license_id: str = dataset_card.DEFAULT_LICENSE) -> PushResult:
+def export_and_push(
+    data: Path | str,
+    repo_id: str,
+    out: Path | str | None = None,
+    *,
+    overwrite: bool = False,
+    token: str | None = None,
+    private: bool = False,
+    revision: str | None = None,
+    pretty_name: str = dataset_card.DEFAULT_PRETTY_NAME,
+    license_id: str = dataset_card.DEFAULT_LICENSE,
+) -> PushResult:
     """Export JSONL pairs in the hub layout and push them; keep the folder only when ``out`` is given.
 
     Args:
@@ -93,10 +111,12 @@ def export_and_push(data: Path | str, repo_id: str, out: Path | str | None = Non
             :func:`~blimpgen.export.hf.export_dataset` and :func:`push_folder`.
     """
     if out is not None:
-        result = export_dataset(data, out, overwrite=overwrite, pretty_name=pretty_name, license_id=license_id,
-                                dataset_id=repo_id)
+        result = export_dataset(
+            data, out, overwrite=overwrite, pretty_name=pretty_name, license_id=license_id, dataset_id=repo_id
+        )
         return push_folder(result.path, repo_id, token=token, private=private, revision=revision)
     with tempfile.TemporaryDirectory(prefix="blimpgen-export-") as tmp:
-        result = export_dataset(data, Path(tmp) / "export", pretty_name=pretty_name, license_id=license_id,
-                                dataset_id=repo_id)
+        result = export_dataset(
+            data, Path(tmp) / "export", pretty_name=pretty_name, license_id=license_id, dataset_id=repo_id
+        )
         return push_folder(result.path, repo_id, token=token, private=private, revision=revision)

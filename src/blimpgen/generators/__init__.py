@@ -19,5 +19,18 @@ from blimpgen.generators.paradigm import Paradigm, build_paradigm
 from blimpgen.generators.probe import Probe, build_probe
 from blimpgen.records.pair import MinimalPair
 
-__all__ = ["Catalog", "MinimalPair", "Paradigm", "Probe", "build_paradigm", "build_probe", "generate", "generate_items",
-           "generate_records", "load_paradigms", "load_probe_suites", "write_jsonl", "write_records"]
+__all__ = [
+    "Catalog",
+    "MinimalPair",
+    "Paradigm",
+    "Probe",
+    "build_paradigm",
+    "build_probe",
+    "generate",
+    "generate_items",
+    "generate_records",
+    "load_paradigms",
+    "load_probe_suites",
+    "write_jsonl",
+    "write_records",
+]

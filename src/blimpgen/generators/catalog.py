@@ -85,8 +85,9 @@ class Catalog:
         lexicon: use this lexicon instead of building one from ``overlays``.
     """
 
-    def __init__(self, paths: Sequence[str | Path] = (), overlays: Sequence[str | Path] = (),
-                 lexicon: Lexicon | None = None) -> None:
+    def __init__(
+        self, paths: Sequence[str | Path] = (), overlays: Sequence[str | Path] = (), lexicon: Lexicon | None = None
+    ) -> None:
         unique: dict[Path, str] = {}
         for path in paths:  # a folder named twice (a flag and the environment) is read once
             unique.setdefault(Path(path).resolve(), str(path))
@@ -98,8 +99,13 @@ class Catalog:
         self._problems: list[SpecError] = []
 
     @classmethod
-    def from_environment(cls, paradigm_paths: Sequence[str | Path] = (), overlays: Sequence[str | Path] = (),
-                         environ: Mapping[str, str] | None = None, lexicon: Lexicon | None = None) -> Catalog:
+    def from_environment(
+        cls,
+        paradigm_paths: Sequence[str | Path] = (),
+        overlays: Sequence[str | Path] = (),
+        environ: Mapping[str, str] | None = None,
+        lexicon: Lexicon | None = None,
+    ) -> Catalog:
         """A catalogue of the shipped specs plus every user source, in the order of the module docstring.
 
         Raises:
@@ -118,8 +124,9 @@ class Catalog:
             self._specs = dict(shipped)
             for uid, loaded in designs.items():
                 if uid in self._specs:
-                    self._problems.append(loaded.error(("uid",),
-                                                       f"duplicate UID {uid!r} (also in {self._specs[uid].file})"))
+                    self._problems.append(
+                        loaded.error(("uid",), f"duplicate UID {uid!r} (also in {self._specs[uid].file})")
+                    )
                 else:
                     self._specs[uid] = loaded
             self._designs = frozenset(designs)
@@ -160,8 +167,11 @@ class Catalog:
         Raises:
             SpecErrors: every problem of every spec file, when there is any.
         """
-        return sorted(uid for uid, loaded in self._specs_or_raise().items()
-                      if uid not in self._designs and (spec_type is None or isinstance(loaded.spec, spec_type)))
+        return sorted(
+            uid
+            for uid, loaded in self._specs_or_raise().items()
+            if uid not in self._designs and (spec_type is None or isinstance(loaded.spec, spec_type))
+        )
 
     def design_names(self) -> list[str]:
         """UIDs of the shipped factorial designs (``grammar/designs/``), sorted.
@@ -182,8 +192,9 @@ class Catalog:
         specs = self._specs_or_raise()
         return [specs[uid] for uid in self.names(spec_type)]
 
-    def get(self, uid: str, spec_type: type[SpecBase] | None = None, purpose: str = "",
-            noun: str | None = None) -> LoadedSpec:
+    def get(
+        self, uid: str, spec_type: type[SpecBase] | None = None, purpose: str = "", noun: str | None = None
+    ) -> LoadedSpec:
         """The spec called ``uid`` (which must be a ``spec_type``, when given).
 
         Args:
@@ -207,8 +218,13 @@ class Catalog:
             raise OptionError(f"{uid} is a {loaded.spec.noun}, not a {spec_type.noun}{purpose}")
         return loaded
 
-    def build(self, uids: Sequence[str] | None = None, spec_type: type[SpecBase] | None = None,
-              options: dict[str, Any] | None = None, purpose: str = "") -> list[Source[Record]]:
+    def build(
+        self,
+        uids: Sequence[str] | None = None,
+        spec_type: type[SpecBase] | None = None,
+        options: dict[str, Any] | None = None,
+        purpose: str = "",
+    ) -> list[Source[Record]]:
         """Sources for ``uids`` in the order given (every spec of ``spec_type``, sorted, when None).
 
         Raises:
@@ -222,8 +238,10 @@ class Catalog:
         """The files this catalogue reads, by the option that names them (for refusing outputs onto them)."""
         shipped = set(shipped_documents()[0])
         specs = self._load()
-        return {"--lexicon-overlay": list(self.overlays),
-                "--paradigm-path": [loaded.file for uid, loaded in specs.items() if uid not in shipped]}
+        return {
+            "--lexicon-overlay": list(self.overlays),
+            "--paradigm-path": [loaded.file for uid, loaded in specs.items() if uid not in shipped],
+        }
 
     def takes_options(self, uids: Sequence[str]) -> bool:
         """Whether any of ``uids`` is of a spec type that takes ``--option`` and ``--control``."""
@@ -240,8 +258,11 @@ class Catalog:
             target spec with its source or its build problems.
         """
         specs = self._load()
-        targets = set(files) if files is not None else {display for display, _ in
-                                                        shipped_spec_files() + shipped_design_files()}
+        targets = (
+            set(files)
+            if files is not None
+            else {display for display, _ in shipped_spec_files() + shipped_design_files()}
+        )
         lexicon = self.lexicon  # overlay problems are raised, not blamed on a spec
         checked = []
         for loaded in specs.values():

@@ -58,8 +58,14 @@ SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+")
 Maker = Callable[[ProbeItem, tuple[str, ...], random.Random], ProbeItem]
 
 
-def derive(item: ProbeItem, control: str, keywords: tuple[str, ...] = (), seed: int = 0,
-           fixed_candidates: Sequence[str] = (), replicate: int | None = None) -> ProbeItem:
+def derive(
+    item: ProbeItem,
+    control: str,
+    keywords: tuple[str, ...] = (),
+    seed: int = 0,
+    fixed_candidates: Sequence[str] = (),
+    replicate: int | None = None,
+) -> ProbeItem:
     """``item`` under ``control`` (``none`` returns it unchanged).
 
     Args:
@@ -81,8 +87,10 @@ def derive(item: ProbeItem, control: str, keywords: tuple[str, ...] = (), seed: 
     if control not in CONTROLS:
         raise GenerationError(f"unknown control {control!r}; expected one of: {', '.join(CONTROLS)}")
     if control not in item.shape.controls:
-        raise GenerationError(f"{item.UID}: a {item.item_type} item does not take the {control} control "
-                              f"(it takes: {', '.join(c for c in item.shape.controls if c != 'none')})")
+        raise GenerationError(
+            f"{item.UID}: a {item.item_type} item does not take the {control} control "
+            f"(it takes: {', '.join(c for c in item.shape.controls if c != 'none')})"
+        )
     suffix = control if replicate is None else f"{control}.{replicate:03d}"
     if control == "no_language":
         changed = _no_language(item, no_language_renaming(item.UID, fixed_candidates))
@@ -94,8 +102,14 @@ def derive(item: ProbeItem, control: str, keywords: tuple[str, ...] = (), seed: 
     return replace(changed, control=control, item_id=f"{item.item_id}.{suffix}", replicate=replicate)
 
 
-def derive_controls(item: ProbeItem, controls: Sequence[str], keywords: tuple[str, ...] = (), seed: int = 0,
-                    fixed_candidates: Sequence[str] = (), shuffles: int = 1) -> list[ProbeItem]:
+def derive_controls(
+    item: ProbeItem,
+    controls: Sequence[str],
+    keywords: tuple[str, ...] = (),
+    seed: int = 0,
+    fixed_candidates: Sequence[str] = (),
+    shuffles: int = 1,
+) -> list[ProbeItem]:
     """``item`` under each of ``controls`` in turn; a shuffling control gives ``shuffles`` versions
     (replicates 0 .. shuffles-1) when ``shuffles`` > 1.
 
@@ -121,8 +135,10 @@ def no_language_renaming(uid: str, fixed_candidates: Sequence[str]) -> dict[str,
         GenerationError: for more fixed candidates than nonsense words.
     """
     if len(fixed_candidates) > len(NONSENSE_ANSWERS):
-        raise GenerationError(f"{uid}: no_language renames at most {len(NONSENSE_ANSWERS)} fixed candidates, "
-                              f"the suite has {len(fixed_candidates)}")
+        raise GenerationError(
+            f"{uid}: no_language renames at most {len(NONSENSE_ANSWERS)} fixed candidates, "
+            f"the suite has {len(fixed_candidates)}"
+        )
     return {candidate: NONSENSE_ANSWERS[i] for i, candidate in enumerate(fixed_candidates)}
 
 
@@ -144,9 +160,17 @@ def _no_language(item: ProbeItem, rename: dict[str, str]) -> ProbeItem:
     def renamed(word: str | None) -> str | None:
         return None if word is None else rename.get(word, word)
 
-    return replace(item, context=context, contexts=None, candidates=tuple(rename.get(c, c) for c in item.candidates),
-                   answer=rename.get(item.answer, item.answer), expected=tuple(rename.get(e, e) for e in item.expected),
-                   good=renamed(item.good), bad=renamed(item.bad), foils=tuple(rename.get(f, f) for f in item.foils))
+    return replace(
+        item,
+        context=context,
+        contexts=None,
+        candidates=tuple(rename.get(c, c) for c in item.candidates),
+        answer=rename.get(item.answer, item.answer),
+        expected=tuple(rename.get(e, e) for e in item.expected),
+        good=renamed(item.good),
+        bad=renamed(item.bad),
+        foils=tuple(rename.get(f, f) for f in item.foils),
+    )
 
 
 def _find(text: str, needle: str, taken: list[tuple[int, int]]) -> tuple[int, int] | None:
@@ -160,17 +184,22 @@ def _perturbed(item: ProbeItem, keywords: tuple[str, ...], rng: random.Random) -
     if not keywords:
         raise GenerationError(f"{item.UID}: the perturbed_language control needs the suite's 'keywords'")
     if len(keywords) > len(PERTURBATION_WORDS):
-        raise GenerationError(f"{item.UID}: perturbed_language replaces at most {len(PERTURBATION_WORDS)} key words "
-                              f"(oLMpics' list of substitutions), the suite has {len(keywords)}")
+        raise GenerationError(
+            f"{item.UID}: perturbed_language replaces at most {len(PERTURBATION_WORDS)} key words "
+            f"(oLMpics' list of substitutions), the suite has {len(keywords)}"
+        )
     drawn = rng.sample(PERTURBATION_WORDS, len(keywords))
     mapping = {k.lower(): drawn[i] for i, k in enumerate(keywords)}
-    pattern = re.compile(r"(?<![\w\[])(" + "|".join(re.escape(k) for k in sorted(mapping, key=len, reverse=True))
-                         + r")(?![\w\]])", re.IGNORECASE)
+    pattern = re.compile(
+        r"(?<![\w\[])(" + "|".join(re.escape(k) for k in sorted(mapping, key=len, reverse=True)) + r")(?![\w\]])",
+        re.IGNORECASE,
+    )
 
     def swap(text: str) -> str:
         def one(match: re.Match[str]) -> str:
             word = mapping[match.group(0).lower()]
             return word.capitalize() if match.group(0)[:1].isupper() else word
+
         return pattern.sub(one, text)
 
     return _map_contexts(item, swap)
@@ -184,7 +213,7 @@ def _shuffle_first_sentence(text: str, rng: random.Random) -> str:
     sentences = _sentences(text)
     first = sentences[0]
     end = first[-1] if first[-1:] in ".!?" else ""
-    words = [w.rstrip(",;:") or w for w in first[:len(first) - len(end)].split()]
+    words = [w.rstrip(",;:") or w for w in first[: len(first) - len(end)].split()]
     movable = [i for i, w in enumerate(words) if BLANK not in w]
     if len(movable) < 2:
         return text
@@ -219,6 +248,7 @@ def _same_shuffle(rng: random.Random) -> Callable[[str], str]:
     def shuffle(text: str) -> str:
         rng.setstate(state)  # the same permutation for every context of the item
         return _shuffle_first_sentence(text, rng)
+
     return shuffle
 
 
@@ -238,8 +268,9 @@ def _shuffled_truncated(item: ProbeItem, keywords: tuple[str, ...], rng: random.
 def _generic(control: str, object_word: str | None, subject_word: str | None) -> Maker:
     def make(item: ProbeItem, keywords: tuple[str, ...], rng: random.Random) -> ProbeItem:
         if len(item.arguments) != 2 or item.reversed_context is None:
-            raise GenerationError(f"{item.UID}: the generic_* controls need a role item whose arguments are "
-                                  "(object, subject)")
+            raise GenerationError(
+                f"{item.UID}: the generic_* controls need a role item whose arguments are (object, subject)"
+            )
         obj, subj = item.arguments
 
         def swap(text: str, first: str, second: str) -> str:
@@ -255,8 +286,13 @@ def _generic(control: str, object_word: str | None, subject_word: str | None) ->
                     out = out[:start] + generic + out[end:]
             return out
 
-        return replace(item, context=swap(item.context, obj, subj), control=control,
-                       reversed_context=swap(item.reversed_context, subj, obj))
+        return replace(
+            item,
+            context=swap(item.context, obj, subj),
+            control=control,
+            reversed_context=swap(item.reversed_context, subj, obj),
+        )
+
     return make
 
 
@@ -270,7 +306,11 @@ def _map_contexts(item: ProbeItem, change: Callable[[str], str]) -> ProbeItem:
 
 
 MAKERS: dict[str, Maker] = {
-    "perturbed_language": _perturbed, "shuffled": _shuffled, "truncated": _truncated,
-    "shuffled_truncated": _shuffled_truncated, "generic_object": _generic("generic_object", GENERIC_OBJECT, None),
+    "perturbed_language": _perturbed,
+    "shuffled": _shuffled,
+    "truncated": _truncated,
+    "shuffled_truncated": _shuffled_truncated,
+    "generic_object": _generic("generic_object", GENERIC_OBJECT, None),
     "generic_subject": _generic("generic_subject", None, GENERIC_SUBJECT),
-    "generic_both": _generic("generic_both", GENERIC_OBJECT, GENERIC_SUBJECT)}
+    "generic_both": _generic("generic_both", GENERIC_OBJECT, GENERIC_SUBJECT),
+}

@@ -45,8 +45,9 @@ class BalancedDesign:
                 raise OptionError(f"{paradigm.uid} has no factor {factor!r}{did_you_mean(factor, levels)}")
             for level in wanted:
                 if level not in levels[factor]:
-                    raise OptionError(f"{paradigm.uid}: factor {factor!r} has no level {level!r}"
-                                      f"{did_you_mean(level, levels[factor])}")
+                    raise OptionError(
+                        f"{paradigm.uid}: factor {factor!r} has no level {level!r}{did_you_mean(level, levels[factor])}"
+                    )
         names = design.matching(chosen or {})
         index = {body.variant.name: i for i, body in enumerate(paradigm.bodies)}
         self.paradigm = paradigm
@@ -61,8 +62,9 @@ class BalancedDesign:
         """Draw from the cell whose turn it is."""
         return self.paradigm.sample(rng, trace, branch=self.branches[self.turn % self.cells])
 
-    def to_records(self, index: int, bindings: Bindings, fields: dict[str, Any],
-                   provenance: dict[str, Any]) -> list[MinimalPair]:
+    def to_records(
+        self, index: int, bindings: Bindings, fields: dict[str, Any], provenance: dict[str, Any]
+    ) -> list[MinimalPair]:
         """The pair, then the next cell's turn."""
         self.turn = index + 1
         return self.paradigm.to_records(index, bindings, fields, provenance)
@@ -84,8 +86,9 @@ def balanced(paradigm: Any, chosen: dict[str, list[str]] | None = None) -> Balan
             unknown factor or level.
     """
     if not isinstance(paradigm, Paradigm):
-        raise OptionError(f"{paradigm.uid} is a {paradigm.loaded.spec.noun}; --design applies to paradigms with "
-                          "factors")
+        raise OptionError(
+            f"{paradigm.uid} is a {paradigm.loaded.spec.noun}; --design applies to paradigms with factors"
+        )
     return BalancedDesign(paradigm, chosen)
 
 
@@ -98,14 +101,18 @@ def balanced_all(sources: Sequence[Any], chosen: dict[str, list[str]]) -> list[B
     """
     if len(sources) == 1:  # an unknown factor: an error with this paradigm's own did-you-mean
         return [balanced(sources[0], chosen)]
-    owned = [{factor for factor, _ in source.design.factors} if isinstance(source, Paradigm) and source.design
-             else set() for source in sources]
+    owned = [
+        {factor for factor, _ in source.design.factors} if isinstance(source, Paradigm) and source.design else set()
+        for source in sources
+    ]
     every = set().union(*owned)
     for factor in chosen:
         if factor not in every:
             raise OptionError(f"no paradigm given has a factor {factor!r}{did_you_mean(factor, every)}")
-    return [balanced(source, {factor: levels for factor, levels in chosen.items() if factor in own})
-            for source, own in zip(sources, owned)]
+    return [
+        balanced(source, {factor: levels for factor, levels in chosen.items() if factor in own})
+        for source, own in zip(sources, owned)
+    ]
 
 
 def parse_design(values: Sequence[str]) -> dict[str, list[str]]:

@@ -105,10 +105,15 @@ def generate_records(source: Source[RecordT], n: int, seed: int = 0) -> Iterator
         raise OptionError(f"the seed must be a whole number, got {seed!r}")
     rng = paradigm_rng(seed, source.uid)
     mode = source.lexicon.mode
-    stamp = dict(seed=seed, lexicon_hash=source.lexicon.fingerprint,
-                 lexicon_mode=None if mode == "default" else mode, spec_hash=source.loaded.sha,
-                 spec_version=source.loaded.spec.version, blimpgen_version=__version__,
-                 kinds=resolved_kinds(source.loaded))
+    stamp = dict(
+        seed=seed,
+        lexicon_hash=source.lexicon.fingerprint,
+        lexicon_mode=None if mode == "default" else mode,
+        spec_hash=source.loaded.sha,
+        spec_version=source.loaded.spec.version,
+        blimpgen_version=__version__,
+        kinds=resolved_kinds(source.loaded),
+    )
     seen: set[Hashable] = set()
     attempts = Attempts(n)
     made = 0
@@ -155,8 +160,9 @@ def generate_items(probe: Probe, n: int, seed: int = 0, controls: tuple[str, ...
         yield item
 
 
-def generate_items_with_bindings(probe: Probe, n: int, seed: int = 0, controls: tuple[str, ...] = ("none",)
-                                 ) -> Iterator[tuple[ProbeItem, Bindings]]:
+def generate_items_with_bindings(
+    probe: Probe, n: int, seed: int = 0, controls: tuple[str, ...] = ("none",)
+) -> Iterator[tuple[ProbeItem, Bindings]]:
     """Like :func:`generate_items`, also yielding the slot values each item came from."""
     yield from generate_records(probe.with_controls(controls), n, seed)
 
@@ -166,9 +172,11 @@ def write_records(source: Source[Record], n: int, seed: int, out: Path | str | N
     records: Iterable[Record] = (record for record, _ in generate_records(source, n, seed))
     if progress and n >= 2000:
         from tqdm import tqdm
+
         # Only on a terminal (disable=None), and only once a run has taken a second.
-        records = tqdm(records, total=n, desc=source.uid, unit=source.unit, file=sys.stderr, delay=1.0,
-                       leave=False, disable=None)
+        records = tqdm(
+            records, total=n, desc=source.uid, unit=source.unit, file=sys.stderr, delay=1.0, leave=False, disable=None
+        )
     count = 0
     if out is None:
         for record in records:
@@ -193,10 +201,18 @@ def write_items(probe: Probe, n: int, seed: int, out: Path | str | None, control
     return write_records(probe.with_controls(controls), n, seed, out, progress=False)
 
 
-def write_outputs(sources: list[Source[Record]], n: int, seed: int, output: Path | str | None = None,
-                  out_dir: Path | str | None = None, controls: tuple[str, ...] = (), progress: bool = True,
-                  report: Callable[[str], None] | None = None, jobs: int = 1,
-                  inputs: Mapping[str, Iterable[Path | str]] | None = None) -> None:
+def write_outputs(
+    sources: list[Source[Record]],
+    n: int,
+    seed: int,
+    output: Path | str | None = None,
+    out_dir: Path | str | None = None,
+    controls: tuple[str, ...] = (),
+    progress: bool = True,
+    report: Callable[[str], None] | None = None,
+    jobs: int = 1,
+    inputs: Mapping[str, Iterable[Path | str]] | None = None,
+) -> None:
     """What ``blimpgen gen`` writes: each source to ``out_dir/UID.jsonl`` (probe controls to
     ``UID.CONTROL.jsonl``), or one source to ``output`` (stdout when both are None).
 
@@ -211,8 +227,11 @@ def write_outputs(sources: list[Source[Record]], n: int, seed: int, output: Path
         GenerationError: for the first file (in order) that cannot be made, or a control that a
             probe suite does not offer (then before anything is written).
     """
-    files = [(name, variant, Path(out_dir) / f"{name}.jsonl" if out_dir else (Path(output) if output else None))
-             for source in sources for name, variant in source.outputs(controls, split=out_dir is not None)]
+    files = [
+        (name, variant, Path(out_dir) / f"{name}.jsonl" if out_dir else (Path(output) if output else None))
+        for source in sources
+        for name, variant in source.outputs(controls, split=out_dir is not None)
+    ]
     for *_, target in files:
         refuse_inputs(target, inputs or {})
     jobs = jobs if out_dir is not None else 1  # several streams to stdout or one file are written in turn
@@ -226,8 +245,9 @@ def write_outputs(sources: list[Source[Record]], n: int, seed: int, output: Path
             report(f"{name}: {count} {variant.unit}s -> {target}")
 
 
-def load_paradigms(uids: list[str] | None = None, paradigm_paths: tuple[Path | str, ...] = (),
-                   lexicon: Lexicon | None = None) -> list[Paradigm]:
+def load_paradigms(
+    uids: list[str] | None = None, paradigm_paths: tuple[Path | str, ...] = (), lexicon: Lexicon | None = None
+) -> list[Paradigm]:
     """Build the named paradigms (all when ``uids`` is None) from the shipped specs and every user
     source: ``paradigm_paths``, ``$BLIMPGEN_PARADIGM_PATH`` and installed packages (a :class:`Catalog`).
 
@@ -238,8 +258,12 @@ def load_paradigms(uids: list[str] | None = None, paradigm_paths: tuple[Path | s
     return sources_as(catalog.build(uids, ParadigmSpec), Paradigm)
 
 
-def load_probe_suites(uids: list[str] | None = None, paths: tuple[Path | str, ...] = (),
-                      lexicon: Lexicon | None = None, options: dict[str, Any] | None = None) -> list[Probe]:
+def load_probe_suites(
+    uids: list[str] | None = None,
+    paths: tuple[Path | str, ...] = (),
+    lexicon: Lexicon | None = None,
+    options: dict[str, Any] | None = None,
+) -> list[Probe]:
     """Build the named probe suites (all when ``uids`` is None) with ``options``, from every source
     :func:`load_paradigms` reads.
 

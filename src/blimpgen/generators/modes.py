@@ -57,13 +57,21 @@ def refusal(loaded: LoadedSpec, mode: str) -> str | None:
     if not isinstance(loaded.spec, ParadigmSpec):
         return f"{loaded.spec.noun}s have no lexicon modes; they apply to minimal-pair paradigms"
     if loaded.design is not None and loaded.design.lexicon_factor is not None:
-        return (f"its factor {loaded.design.lexicon_factor!r} chooses each cell's lexicon (default or colorless), "
-                "so the whole paradigm takes no other mode")
+        return (
+            f"its factor {loaded.design.lexicon_factor!r} chooses each cell's lexicon (default or colorless), "
+            "so the whole paradigm takes no other mode"
+        )
     return mode_table().refusal(loaded.spec.uid, mode)
 
 
-def build_in_mode(catalog: Catalog, uids: Sequence[str], mode: str, seed: int = 0, skip_refused: bool = False,
-                  options: dict[str, Any] | None = None) -> tuple[list[Source[Record]], list[tuple[str, str]]]:
+def build_in_mode(
+    catalog: Catalog,
+    uids: Sequence[str],
+    mode: str,
+    seed: int = 0,
+    skip_refused: bool = False,
+    options: dict[str, Any] | None = None,
+) -> tuple[list[Source[Record]], list[tuple[str, str]]]:
     """Sources for ``uids`` over the lexicon of ``mode``, and the (UID, reason) of those left out.
 
     Args:

@@ -47,8 +47,13 @@ TOKEN_RE = re.compile(r"[A-Za-z0-9']+")
 # Key of the chosen branch in a set of bindings (not an identifier, so never a slot name).
 BRANCH = "#branch"
 
-SENTENCE_FIELDS = ("sentence_good", "sentence_bad", "one_prefix_prefix", "two_prefix_prefix_good",
-                   "two_prefix_prefix_bad")
+SENTENCE_FIELDS = (
+    "sentence_good",
+    "sentence_bad",
+    "one_prefix_prefix",
+    "two_prefix_prefix_good",
+    "two_prefix_prefix_bad",
+)
 
 
 FIELD_SEPARATOR = "\x1f"  # ASCII unit separator: the loader rejects control characters in templates
@@ -127,9 +132,14 @@ class Paradigm:
         self.design = loaded.design  # factors: the levels of each body's cell
         spec = self.spec
         self.header: dict[str, Any] = dict(
-            field=spec.field, linguistics_term=spec.linguistics_term, UID=spec.uid,
-            simple_LM_method=spec.simple_LM_method, one_prefix_method=spec.one_prefix_method,
-            two_prefix_method=spec.two_prefix_method, lexically_identical=self.lexically_identical)
+            field=spec.field,
+            linguistics_term=spec.linguistics_term,
+            UID=spec.uid,
+            simple_LM_method=spec.simple_LM_method,
+            one_prefix_method=spec.one_prefix_method,
+            two_prefix_method=spec.two_prefix_method,
+            lexically_identical=self.lexically_identical,
+        )
 
     def body(self, bindings: Bindings) -> Body:
         """The body a set of bindings was sampled from."""
@@ -179,21 +189,32 @@ class Paradigm:
         """Neither sentence may repeat (the good one is the pair's identity)."""
         return ("good", fields["sentence_good"]), ("bad", fields["sentence_bad"])
 
-    def to_records(self, index: int, bindings: Bindings, fields: dict[str, Any],
-                   provenance: dict[str, Any]) -> list[MinimalPair]:
+    def to_records(
+        self, index: int, bindings: Bindings, fields: dict[str, Any], provenance: dict[str, Any]
+    ) -> list[MinimalPair]:
         """The pair numbered ``index``: BLiMP's fields, its cell's ``levels`` (a paradigm with
         factors), ``pair_id`` and provenance."""
         body = self.body(bindings)
         levels = None if self.design is None else dict(self.design.cells[body.variant.name])
         if body.lexicon is not self.lexicon:  # the cell's own lexicon mode, in its provenance
             provenance = {**provenance, "lexicon_mode": None if body.lexicon.mode == "default" else body.lexicon.mode}
-        return [MinimalPair(pairID=str(index), pair_id=f"{self.uid}-{index:05d}", **fields, **self.header,
-                            levels=levels, **provenance)]
+        return [
+            MinimalPair(
+                pairID=str(index),
+                pair_id=f"{self.uid}-{index:05d}",
+                **fields,
+                **self.header,
+                levels=levels,
+                **provenance,
+            )
+        ]
 
     def shortfall(self, n: int, made: int, attempts: Any) -> str:
         """Made fewer than ``n`` unique pairs: how many, in how many attempts, and why attempts failed."""
-        return (f"{self.uid}: made {made} of {n} unique pairs in {attempts.count} attempts ({attempts.reasons()}). "
-                "Loosen the slot constraints, add lexicon entries, or ask for fewer pairs.")
+        return (
+            f"{self.uid}: made {made} of {n} unique pairs in {attempts.count} attempts ({attempts.reasons()}). "
+            "Loosen the slot constraints, add lexicon entries, or ask for fewer pairs."
+        )
 
     def outputs(self, controls: tuple[str, ...] = (), split: bool = False) -> list[tuple[str, Paradigm]]:
         """One file, named after the UID (controls belong to probe suites)."""
@@ -215,9 +236,14 @@ class Paradigm:
             return []
         variant = self.body(bindings).variant
         path = variant.path + ("contrast",) if variant.path and variant.contrast else ("contrast",)
-        return [((bindings.get(BRANCH, 0), tuple(outside)), path,
-                 f"good and bad differ in {', '.join(map(repr, outside))}, which contrast {variant.contrast} "
-                 f"does not cover: {good!r} / {bad!r}")]
+        return [
+            (
+                (bindings.get(BRANCH, 0), tuple(outside)),
+                path,
+                f"good and bad differ in {', '.join(map(repr, outside))}, which contrast {variant.contrast} "
+                f"does not cover: {good!r} / {bad!r}",
+            )
+        ]
 
 
 def build_paradigm(loaded: LoadedSpec, lexicon: Lexicon) -> Paradigm:
@@ -268,8 +294,9 @@ def allowed_tokens(paradigm: Paradigm, bindings: Bindings) -> set[str]:
         allowed.update(_tokens(str(value)))
         for text in getattr(value, "values", {}).values():  # linked choices: every alternative
             allowed.update(_tokens(text))
-        words = ([value] if isinstance(value, Word) else [w for _, w in value.words()] if isinstance(value, Phrase)
-                 else [])
+        words = (
+            [value] if isinstance(value, Word) else [w for _, w in value.words()] if isinstance(value, Phrase) else []
+        )
         for word in words:
             for form in paradigm.lexicon.forms(word):
                 allowed.update(_tokens(form.text))

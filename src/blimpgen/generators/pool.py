@@ -56,8 +56,9 @@ def can_fork() -> bool:
 Write = Callable[[Source[Record], int, int, Path | None], int]
 
 
-def write_files(files: Sequence[tuple[str, Source[Record], Path | None]], n: int, seed: int, jobs: int,
-                write: Write) -> Iterator[int]:
+def write_files(
+    files: Sequence[tuple[str, Source[Record], Path | None]], n: int, seed: int, jobs: int, write: Write
+) -> Iterator[int]:
     """Write each ``(stem, source, target)`` with ``write(source, n, seed, target)``; yield each
     count, in the order of ``files``.
 

@@ -67,8 +67,9 @@ class Probe:
         self.controls: tuple[str, ...] = ("none",)
         spec = self.spec
         self.shape = item_shape(spec.item)
-        self.header: dict[str, Any] = dict(UID=spec.uid, item_type=spec.item, field=spec.field,
-                                           linguistics_term=spec.linguistics_term)
+        self.header: dict[str, Any] = dict(
+            UID=spec.uid, item_type=spec.item, field=spec.field, linguistics_term=spec.linguistics_term
+        )
         self.fixed_candidates = self._fixed_candidates()
 
     def _option_keys(self) -> list[KeyPath]:
@@ -92,8 +93,11 @@ class Probe:
         """
         for control in controls:
             if control not in self.spec.offered_controls:
-                raise GenerationError(f"{self.uid}: control {control!r} is not offered by this suite "
-                                      f"(controls: {', '.join(self.spec.offered_controls)})", self.loaded.file)
+                raise GenerationError(
+                    f"{self.uid}: control {control!r} is not offered by this suite "
+                    f"(controls: {', '.join(self.spec.offered_controls)})",
+                    self.loaded.file,
+                )
         probe = copy.copy(self)
         probe.controls = tuple(controls)
         return probe
@@ -137,18 +141,28 @@ class Probe:
         if answer is None:
             answer = self._text(("answer",), bindings)
         fields: dict[str, Any] = {
-            "candidates": tuple(candidates), "answer": answer, "good": good, "bad": bad, "foils": foils,
-            "expected": tuple(text for i in range(len(spec.expected))
-                              if (text := self._text(("expected", i), bindings))),
+            "candidates": tuple(candidates),
+            "answer": answer,
+            "good": good,
+            "bad": bad,
+            "foils": foils,
+            "expected": tuple(
+                text for i in range(len(spec.expected)) if (text := self._text(("expected", i), bindings))
+            ),
             "group": self._text(("group",), bindings) if spec.group else "",
-            "arguments": tuple(text for i in range(len(spec.arguments))
-                               if (text := self._text(("arguments", i), bindings))),
-            "reversed_context": (finish_sentence(self._raw(("reversed_context",), bindings))
-                                 if spec.reversed_context is not None else None),
+            "arguments": tuple(
+                text for i in range(len(spec.arguments)) if (text := self._text(("arguments", i), bindings))
+            ),
+            "reversed_context": (
+                finish_sentence(self._raw(("reversed_context",), bindings))
+                if spec.reversed_context is not None
+                else None
+            ),
         }
         if answer not in candidates:
-            raise self._bug(("answer",), f"the answer rendered as {answer!r}, which is not one of the candidates "
-                                         f"{candidates}")
+            raise self._bug(
+                ("answer",), f"the answer rendered as {answer!r}, which is not one of the candidates {candidates}"
+            )
         if self.per_option:
             contexts = {c: finish_sentence(self._raw(("context",), {**bindings, "option": c})) for c in candidates}
             fields["context"] = contexts[answer]
@@ -157,12 +171,17 @@ class Probe:
             fields["context"] = finish_sentence(self._raw(("context",), bindings))
             fields["contexts"] = None
         if fields["context"].count(BLANK) != (1 if self.shape.blank else 0):
-            raise self._bug(("context",), f"the context rendered as {fields['context']!r}, without exactly "
-                                          f"{'one' if self.shape.blank else 'no'} {BLANK} "
-                                          "(a slot value may contain it)")
+            raise self._bug(
+                ("context",),
+                f"the context rendered as {fields['context']!r}, without exactly "
+                f"{'one' if self.shape.blank else 'no'} {BLANK} "
+                "(a slot value may contain it)",
+            )
         if fields["reversed_context"] is not None and fields["reversed_context"].count(BLANK) != 1:
-            raise self._bug(("reversed_context",), f"the reversed context rendered as {fields['reversed_context']!r}, "
-                                                   f"without exactly one {BLANK}")
+            raise self._bug(
+                ("reversed_context",),
+                f"the reversed context rendered as {fields['reversed_context']!r}, without exactly one {BLANK}",
+            )
         return fields
 
     def screen(self, fields: dict[str, Any], rng: random.Random) -> str | None:
@@ -178,20 +197,35 @@ class Probe:
 
     def keys(self, fields: dict[str, Any]) -> tuple[Hashable, ...]:
         """An item is its context(s) and candidates."""
-        return ((fields["context"], tuple(sorted((fields["contexts"] or {}).items())), fields["candidates"],
-                 fields["reversed_context"]),)
+        return (
+            (
+                fields["context"],
+                tuple(sorted((fields["contexts"] or {}).items())),
+                fields["candidates"],
+                fields["reversed_context"],
+            ),
+        )
 
-    def to_records(self, index: int, bindings: Bindings, fields: dict[str, Any],
-                   provenance: dict[str, Any]) -> list[ProbeItem]:
+    def to_records(
+        self, index: int, bindings: Bindings, fields: dict[str, Any], provenance: dict[str, Any]
+    ) -> list[ProbeItem]:
         """The item numbered ``index``, followed by its controls (each derived from it)."""
         item = ProbeItem(item_id=f"{self.uid}-{index:05d}", **fields, **self.header, **provenance)
-        return derive_controls(item, self.controls, tuple(self.spec.keywords), provenance["seed"],
-                               self.fixed_candidates, int(self.options["shuffles"]))
+        return derive_controls(
+            item,
+            self.controls,
+            tuple(self.spec.keywords),
+            provenance["seed"],
+            self.fixed_candidates,
+            int(self.options["shuffles"]),
+        )
 
     def shortfall(self, n: int, made: int, attempts: Any) -> str:
         """Made fewer than ``n`` unique items: how many, in how many attempts, and why attempts failed."""
-        return (f"{self.uid}: made {made} of {n} unique items in {attempts.count} attempts ({attempts.reasons()}). "
-                "Widen the options or slot constraints, or ask for fewer.")
+        return (
+            f"{self.uid}: made {made} of {n} unique items in {attempts.count} attempts ({attempts.reasons()}). "
+            "Widen the options or slot constraints, or ask for fewer."
+        )
 
     def outputs(self, controls: tuple[str, ...] = (), split: bool = False) -> list[tuple[str, Probe]]:
         """The items followed by the requested controls (``all``: every control the suite offers),
@@ -238,8 +272,9 @@ def resolve_options(loaded: LoadedSpec, given: dict[str, Any]) -> dict[str, Any]
     for name, value in given.items():
         if name not in declared:
             known = ", ".join(declared) or "none"
-            raise OptionError(f"{spec.uid}: unknown option {name!r}{did_you_mean(name, declared)} "
-                              f"(this suite's options: {known})")
+            raise OptionError(
+                f"{spec.uid}: unknown option {name!r}{did_you_mean(name, declared)} (this suite's options: {known})"
+            )
         if isinstance(declared[name], int):
             try:
                 value = int(value)
@@ -248,8 +283,10 @@ def resolve_options(loaded: LoadedSpec, given: dict[str, Any]) -> dict[str, Any]
         out[name] = value
     split = out.get(SPLIT_OPTION)
     if split is not None and split != "all" and split not in spec.splits:
-        raise OptionError(f"{spec.uid}: unknown split {split!r}{did_you_mean(str(split), spec.splits)} "
-                          f"(splits: all, {', '.join(spec.splits)})")
+        raise OptionError(
+            f"{spec.uid}: unknown split {split!r}{did_you_mean(str(split), spec.splits)} "
+            f"(splits: all, {', '.join(spec.splits)})"
+        )
     if int(out.get("shuffles", 1)) < 1:
         raise OptionError(f"{spec.uid}: option shuffles must be at least 1, got {out['shuffles']}")
     return spec.resolve(out)

@@ -39,8 +39,7 @@ from blimpgen.records.item import BLANK, ProbeItem
 from blimpgen.records.item_types import ClozeContrast, ClozeFoils, ItemShape, MultipleChoice, Question, RoleContrast
 from blimpgen.records.jsonl import dumps_record
 
-COLUMNS = ("id", "context", "good", "bad", "expected", "candidates", "answer", "group", "arguments",
-           "reversed_context")
+COLUMNS = ("id", "context", "good", "bad", "expected", "candidates", "answer", "group", "arguments", "reversed_context")
 ARTICLE_RE = re.compile(r"\b([Aa])\(n\)(?=\s+\[MASK\])")
 
 
@@ -48,8 +47,9 @@ def _split(value: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in value.split("|") if part.strip())
 
 
-def read_probe_tsv(path: Path | str, suite: str | None = None, phenomenon: str | None = None,
-                   field: str = "semantics") -> list[ProbeItem]:
+def read_probe_tsv(
+    path: Path | str, suite: str | None = None, phenomenon: str | None = None, field: str = "semantics"
+) -> list[ProbeItem]:
     """Every item of a TSV file.
 
     Raises:
@@ -59,14 +59,20 @@ def read_probe_tsv(path: Path | str, suite: str | None = None, phenomenon: str |
     suite = suite or path.stem
     lines = read_text(path, error=DataError, encoding="utf-8-sig").split("\n")
     lines = [line.removesuffix("\r") for line in lines]
-    rows = [(number, line) for number, line in enumerate(lines, start=1)
-            if line.strip() and not line.lstrip().startswith("#")]
+    rows = [
+        (number, line)
+        for number, line in enumerate(lines, start=1)
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
     if not rows:
         raise DataError(f"{path}: no header row and no items")
     header_line, header = rows[0]
     names = [name.strip().lower() for name in header.split("\t")]
-    problems = [f"{path}:{header_line}: {name}: unknown column (expected: {', '.join(COLUMNS)})"
-                for name in names if name not in COLUMNS]
+    problems = [
+        f"{path}:{header_line}: {name}: unknown column (expected: {', '.join(COLUMNS)})"
+        for name in names
+        if name not in COLUMNS
+    ]
     if "context" not in names:
         problems.append(f"{path}:{header_line}: header: missing required column 'context'")
     if len(set(names)) != len(names):
@@ -108,8 +114,10 @@ def _item(row: dict[str, str], suite: str, phenomenon: str, field: str, number: 
     if context.count(BLANK) != (0 if question else 1):
         raise DataError(f"context: must contain {BLANK} exactly once")
     if (good or bads or reversed_context) and (candidates or answer):
-        raise DataError("row: fill either good/bad/reversed_context (cloze contrast, foils, role) or "
-                        "candidates/answer (multiple choice, question)")
+        raise DataError(
+            "row: fill either good/bad/reversed_context (cloze contrast, foils, role) or "
+            "candidates/answer (multiple choice, question)"
+        )
     # the answer fields of the item's type (the others stay empty)
     item_good: str | None = None
     item_bad: str | None = None
@@ -139,8 +147,10 @@ def _item(row: dict[str, str], suite: str, phenomenon: str, field: str, number: 
         if answer not in candidates:
             raise DataError(f"answer: {answer!r} is not one of the candidates {list(candidates)}")
         if expected:
-            raise DataError("expected: top-k accuracy is for cloze contrast, foils and role rows "
-                            "(fill good and bad instead of candidates and answer)")
+            raise DataError(
+                "expected: top-k accuracy is for cloze contrast, foils and role rows "
+                "(fill good and bad instead of candidates and answer)"
+            )
         shape = Question if question else MultipleChoice
     else:
         raise DataError("row: fill good and bad, good and reversed_context, or candidates and answer")
@@ -152,12 +162,25 @@ def _item(row: dict[str, str], suite: str, phenomenon: str, field: str, number: 
         else:
             context = contexts[answer]
     try:
-        return ProbeItem(item_id=row.get("id") or f"{suite}-{number:05d}", UID=suite, item_type=shape.name,
-                         field=field, linguistics_term=phenomenon, group=row.get("group", ""), context=context,
-                         contexts=contexts, candidates=tuple(candidates), answer=answer,
-                         arguments=_split(row.get("arguments", "")), blimpgen_version=__version__,
-                         good=item_good, bad=item_bad, foils=foils, reversed_context=reversed_context,
-                         expected=item_expected)
+        return ProbeItem(
+            item_id=row.get("id") or f"{suite}-{number:05d}",
+            UID=suite,
+            item_type=shape.name,
+            field=field,
+            linguistics_term=phenomenon,
+            group=row.get("group", ""),
+            context=context,
+            contexts=contexts,
+            candidates=tuple(candidates),
+            answer=answer,
+            arguments=_split(row.get("arguments", "")),
+            blimpgen_version=__version__,
+            good=item_good,
+            bad=item_bad,
+            foils=foils,
+            reversed_context=reversed_context,
+            expected=item_expected,
+        )
     except DataError as exc:
         raise DataError(f"row: {str(exc).split(': ', 1)[-1]}") from None
 
@@ -171,9 +194,17 @@ def _with_article(context: str, option: str) -> str:
     return ARTICLE_RE.sub(lambda match: _cased(article(option), match.group(1)), context)
 
 
-def import_probe_tsv(path: Path | str, out: Path | str, suite: str | None = None, phenomenon: str | None = None,
-                     field: str = "semantics", controls: tuple[str, ...] = (), keywords: tuple[str, ...] = (),
-                     shuffles: int = 1, seed: int = 0) -> int:
+def import_probe_tsv(
+    path: Path | str,
+    out: Path | str,
+    suite: str | None = None,
+    phenomenon: str | None = None,
+    field: str = "semantics",
+    controls: tuple[str, ...] = (),
+    keywords: tuple[str, ...] = (),
+    shuffles: int = 1,
+    seed: int = 0,
+) -> int:
     """Convert a TSV file to probe-item JSONL atomically, each item followed by its ``controls``
     (:mod:`blimpgen.generators.controls`; ``all``: every control the item's type takes);
     return the number of items written (controls included).
@@ -194,8 +225,11 @@ def import_probe_tsv(path: Path | str, out: Path | str, suite: str | None = None
     out_items: list[ProbeItem] = []
     for item in items:
         if "all" in controls:  # every control the item's type takes and the file can feed
-            wanted = [c for c in item.shape.controls if c != "none" and (c != "no_language" or item.arguments)
-                      and (c != "perturbed_language" or keywords)]
+            wanted = [
+                c
+                for c in item.shape.controls
+                if c != "none" and (c != "no_language" or item.arguments) and (c != "perturbed_language" or keywords)
+            ]
         else:
             wanted = [c for c in controls if c != "none"]
         out_items += derive_controls(item, ["none", *wanted], keywords, seed, (), shuffles)

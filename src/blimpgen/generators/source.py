@@ -99,8 +99,9 @@ class Source(Protocol[RecordT]):
     def keys(self, fields: dict[str, Any]) -> tuple[Hashable, ...]:
         """Uniqueness keys: fields whose key was seen before are a duplicate. The first is the identity."""
 
-    def to_records(self, index: int, bindings: Bindings, fields: dict[str, Any],
-                   provenance: dict[str, Any]) -> Sequence[RecordT]:
+    def to_records(
+        self, index: int, bindings: Bindings, fields: dict[str, Any], provenance: dict[str, Any]
+    ) -> Sequence[RecordT]:
         """The record made at ``index`` (and any derived from it, such as a probe's controls)."""
 
     def shortfall(self, n: int, made: int, attempts: Any) -> str:
@@ -137,8 +138,13 @@ def finish_fragment(text: str) -> str:
     return text
 
 
-def sample_slots(slots: list[tuple[str, SlotKind]], rng: random.Random, bindings: Bindings,
-                 trace: Trace | None = None, branch: int = 0) -> Bindings | DeadEnd:
+def sample_slots(
+    slots: list[tuple[str, SlotKind]],
+    rng: random.Random,
+    bindings: Bindings,
+    trace: Trace | None = None,
+    branch: int = 0,
+) -> Bindings | DeadEnd:
     """Draw every slot in order into ``bindings``, or report the first slot that ran dry."""
     for name, kind in slots:
         if trace is not None:
@@ -179,8 +185,9 @@ def slot_provenance(bindings: Bindings) -> dict[str, str]:
     return out
 
 
-def build_slots(loaded: LoadedSpec, variant: Variant, lexicon: Lexicon
-                ) -> tuple[list[tuple[str, SlotKind]], list[SpecError]]:
+def build_slots(
+    loaded: LoadedSpec, variant: Variant, lexicon: Lexicon
+) -> tuple[list[tuple[str, SlotKind]], list[SpecError]]:
     """Each slot of ``variant`` as (name, kind), plus every problem found (``file:line`` via ``loaded``)."""
     errors: list[SpecError] = []
     slots: list[tuple[str, SlotKind]] = []
@@ -192,8 +199,9 @@ def build_slots(loaded: LoadedSpec, variant: Variant, lexicon: Lexicon
             kind_cls = slot_kinds.get(kind_name)
         except UnknownNameError:
             bare = sorted({base_name(k) for k in slot_kinds.names()})
-            errors.append(loaded.error(path + ("kind",), f"unknown slot kind {kind_name!r}"
-                                       f"{did_you_mean(kind_name, bare)}"))
+            errors.append(
+                loaded.error(path + ("kind",), f"unknown slot kind {kind_name!r}{did_you_mean(kind_name, bare)}")
+            )
             earlier.append(name)
             continue
         params = {k: v for k, v in body.items() if k != "kind"}
@@ -211,8 +219,10 @@ def build_slots(loaded: LoadedSpec, variant: Variant, lexicon: Lexicon
             for err in exc.errors():
                 loc = path + tuple(written.get(str(key), key) for key in err["loc"][:1])
                 if err["type"] == "extra_forbidden":
-                    message = (f"unknown parameter {err['loc'][0]!r} for kind {kind_name}"
-                               f"{did_you_mean(str(err['loc'][0]), kind_cls.Params.model_fields)}")
+                    message = (
+                        f"unknown parameter {err['loc'][0]!r} for kind {kind_name}"
+                        f"{did_you_mean(str(err['loc'][0]), kind_cls.Params.model_fields)}"
+                    )
                 elif err["type"] == "missing":
                     message = f"kind {kind_name} needs parameter {err['loc'][0]!r}"
                 else:

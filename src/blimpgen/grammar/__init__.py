@@ -12,5 +12,15 @@ from blimpgen.grammar.loader import (
 from blimpgen.grammar.probe_spec import ProbeSpec
 from blimpgen.grammar.spec import ParadigmSpec, SpecBase
 
-__all__ = ["LoadedSpec", "ParadigmSpec", "ProbeSpec", "SpecBase", "SpecDocument", "load_shipped_designs",
-           "load_shipped_specs", "load_spec_file", "load_specs", "parse_spec"]
+__all__ = [
+    "LoadedSpec",
+    "ParadigmSpec",
+    "ProbeSpec",
+    "SpecBase",
+    "SpecDocument",
+    "load_shipped_designs",
+    "load_shipped_specs",
+    "load_spec_file",
+    "load_specs",
+    "parse_spec",
+]

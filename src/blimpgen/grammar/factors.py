@@ -71,8 +71,11 @@ class Design:
     def matching(self, chosen: dict[str, list[str]]) -> list[str]:
         """The cells (branch names, in design order) whose level of each factor in ``chosen`` is
         one of the levels listed for it; factors not named may have any level."""
-        return [name for name, levels in self.cells.items()
-                if all(levels[factor] in wanted for factor, wanted in chosen.items())]
+        return [
+            name
+            for name, levels in self.cells.items()
+            if all(levels[factor] in wanted for factor, wanted in chosen.items())
+        ]
 
 
 def cell_name(levels: dict[str, str]) -> str:
@@ -127,13 +130,23 @@ def _check(raw: dict[str, Any], table: LineTable) -> list[SpecError]:
                 continue
             if "lexicon" in body:
                 if body["lexicon"] not in LEVEL_LEXICONS:
-                    errors.append(table.error(at + ("lexicon",), f"lexicon: one of {', '.join(LEVEL_LEXICONS)}, "
-                                              f"not {body['lexicon']!r} (nonce words depend on the seed: use "
-                                              "gen --lexicon-mode nonce)"))
+                    errors.append(
+                        table.error(
+                            at + ("lexicon",),
+                            f"lexicon: one of {', '.join(LEVEL_LEXICONS)}, "
+                            f"not {body['lexicon']!r} (nonce words depend on the seed: use "
+                            "gen --lexicon-mode nonce)",
+                        )
+                    )
                 chooser = chooser or factor
                 if chooser != factor:
-                    errors.append(table.error(at + ("lexicon",), f"factor {chooser!r} already chooses the "
-                                              "lexicon; one factor may (a cell is built over one lexicon)"))
+                    errors.append(
+                        table.error(
+                            at + ("lexicon",),
+                            f"factor {chooser!r} already chooses the "
+                            "lexicon; one factor may (a cell is built over one lexicon)",
+                        )
+                    )
             if not isinstance(body.get("text", ""), str):
                 errors.append(table.error(at + ("text",), "text is a template string ('' for nothing)"))
             slots = body.get("slots", {})
@@ -143,8 +156,12 @@ def _check(raw: dict[str, Any], table: LineTable) -> list[SpecError]:
             for name in slots:
                 owner = added.setdefault(name, (factor,))
                 if name not in shared and owner != (factor,):
-                    errors.append(table.error(at + ("slots", name), f"slot {name!r} is added by factor {owner[0]!r} "
-                                                                     "too; give factors' slots different names"))
+                    errors.append(
+                        table.error(
+                            at + ("slots", name),
+                            f"slot {name!r} is added by factor {owner[0]!r} too; give factors' slots different names",
+                        )
+                    )
     return errors
 
 
@@ -160,8 +177,7 @@ def expand_factors(raw: dict[str, Any], table: LineTable) -> tuple[Design | None
     if errors:
         return None, errors
     factors = [(factor, list(levels.items())) for factor, levels in raw.pop("factors").items()]
-    chooser = next((factor for factor, levels in factors if any("lexicon" in (body or {}) for _, body in levels)),
-                   None)
+    chooser = next((factor for factor, levels in factors if any("lexicon" in (body or {}) for _, body in levels)), None)
     shared = dict(raw.pop("slots", None) or {})
     blocks = {key: raw.pop(key) for key in TEMPLATE_BLOCKS if key in raw}
     cells: dict[str, dict[str, str]] = {}
@@ -189,13 +205,14 @@ def expand_factors(raw: dict[str, Any], table: LineTable) -> tuple[Design | None
         for key in blocks:
             _relocate(table, (key,), ("branches", name, key))
     raw["branches"] = branches
-    return Design(tuple((factor, tuple(level for level, _ in levels)) for factor, levels in factors), cells,
-                  lexicons, chooser), []
+    return Design(
+        tuple((factor, tuple(level for level, _ in levels)) for factor, levels in factors), cells, lexicons, chooser
+    ), []
 
 
 def _relocate(table: LineTable, source: KeyPath, target: KeyPath) -> None:
     """Errors at ``target`` (and below it) point at the line of ``source`` (and below it)."""
     for path, line in list(table.lines.items()):
-        if path[:len(source)] == source:
-            table.lines[target + path[len(source):]] = line
+        if path[: len(source)] == source:
+            table.lines[target + path[len(source) :]] = line
     table.lines.setdefault(target, table.line_of(source))

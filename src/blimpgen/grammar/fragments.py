@@ -95,7 +95,7 @@ def _display(entry: Any) -> str:
     """A shipped file as ``grammar/...`` (as shipped specs are named), a user file as its path."""
     text = str(entry)
     shipped = str(resources.files(SHIPPED_ROOT))
-    return "grammar" + text[len(shipped):] if text.startswith(shipped) else text
+    return "grammar" + text[len(shipped) :] if text.startswith(shipped) else text
 
 
 def _formula_problems(formulas: dict[Any, Any], table: LineTable, path: KeyPath) -> list[SpecError]:
@@ -108,16 +108,20 @@ def _formula_problems(formulas: dict[Any, Any], table: LineTable, path: KeyPath)
     return errors
 
 
-def merge_includes(raw: dict[str, Any], table: LineTable, folders: list[Any],
-                   chain: tuple[str, ...] = ()) -> tuple[list[Fragment], list[SpecError]]:
+def merge_includes(
+    raw: dict[str, Any], table: LineTable, folders: list[Any], chain: tuple[str, ...] = ()
+) -> tuple[list[Fragment], list[SpecError]]:
     """Merge the fragments ``raw`` includes into it (in place; its own keys win) and record in
     ``table`` which keys came from which file; the fragments read (nested ones too), every problem."""
     include = raw.get("include", [])
     if isinstance(include, str):
         include = raw["include"] = [include]
     if not isinstance(include, list) or not all(isinstance(n, str) and NAME.match(n) for n in include):
-        return [], [table.error(("include",), "include must be a fragment name or a list of them "
-                                "([subjects] reads _subjects.yaml)")]
+        return [], [
+            table.error(
+                ("include",), "include must be a fragment name or a list of them ([subjects] reads _subjects.yaml)"
+            )
+        ]
     formulas = raw.get("formulas", {})
     if not isinstance(formulas, dict):
         return [], [table.error(("formulas",), "formulas must be a mapping of name: query")]
@@ -127,8 +131,12 @@ def merge_includes(raw: dict[str, Any], table: LineTable, folders: list[Any],
     own = set(raw)
     for index, name in enumerate(include):
         if name in chain:
-            errors.append(table.error(("include", index), "fragments include each other ("
-                                      + " -> ".join(f"_{n}.yaml" for n in chain + (name,)) + ")"))
+            errors.append(
+                table.error(
+                    ("include", index),
+                    "fragments include each other (" + " -> ".join(f"_{n}.yaml" for n in chain + (name,)) + ")",
+                )
+            )
             continue
         fragment, problems = read_fragment(name, folders, table.error(("include", index), ""))
         errors += problems
@@ -144,16 +152,21 @@ def merge_includes(raw: dict[str, Any], table: LineTable, folders: list[Any],
                 errors += _formula_problems(value, fragment.table, ("formulas",))
                 for formula, query in value.items():
                     if ("formulas", formula) in taken:
-                        errors.append(table.error(("include", index), f"formula {formula!r} is set by both "
-                                                  f"{taken['formulas', formula]} and {fragment.file}"))
+                        errors.append(
+                            table.error(
+                                ("include", index),
+                                f"formula {formula!r} is set by both {taken['formulas', formula]} and {fragment.file}",
+                            )
+                        )
                     taken["formulas", formula] = fragment.file
                     if formula not in formulas:
                         formulas[formula] = query
                         table.adopt(("formulas", formula), fragment.table.owner(("formulas", formula)))
                 continue
             if (key,) in taken:
-                errors.append(table.error(("include", index), f"key {key!r} is set by both {taken[key,]} "
-                                          f"and {fragment.file}"))
+                errors.append(
+                    table.error(("include", index), f"key {key!r} is set by both {taken[key,]} and {fragment.file}")
+                )
             taken[key,] = fragment.file
             if key not in own:
                 raw[key] = value
@@ -163,8 +176,9 @@ def merge_includes(raw: dict[str, Any], table: LineTable, folders: list[Any],
     return fragments, errors
 
 
-def resolve_formulas(raw: dict[str, Any], table: LineTable, folders: list[Any]
-                     ) -> tuple[list[Fragment], list[SpecError]]:
+def resolve_formulas(
+    raw: dict[str, Any], table: LineTable, folders: list[Any]
+) -> tuple[list[Fragment], list[SpecError]]:
     """Merge ``raw``'s fragments into it, then expand every ``@name`` in its slots (in place);
     the fragments read and every problem found."""
     fragments, errors = merge_includes(raw, table, folders)
@@ -181,13 +195,20 @@ def _slot_bodies(raw: dict[str, Any]) -> list[tuple[KeyPath, Any]]:
     out: list[tuple[KeyPath, Any]] = [(("slots",), raw.get("slots"))]
     branches = raw.get("branches")
     if isinstance(branches, dict):
-        out += [(("branches", name, "slots"), body.get("slots")) for name, body in branches.items()
-                if isinstance(body, dict)]
+        out += [
+            (("branches", name, "slots"), body.get("slots"))
+            for name, body in branches.items()
+            if isinstance(body, dict)
+        ]
     factors = raw.get("factors")
     if isinstance(factors, dict):
-        out += [(("factors", factor, level, "slots"), body.get("slots"))
-                for factor, levels in factors.items() if isinstance(levels, dict)
-                for level, body in levels.items() if isinstance(body, dict)]
+        out += [
+            (("factors", factor, level, "slots"), body.get("slots"))
+            for factor, levels in factors.items()
+            if isinstance(levels, dict)
+            for level, body in levels.items()
+            if isinstance(body, dict)
+        ]
     return [(path, body) for path, body in out if isinstance(body, dict)]
 
 
@@ -217,8 +238,10 @@ def expand_text(text: str, formulas: dict[str, str], seen: tuple[str, ...] = ())
             problem.append(f"formula @{name} uses itself (" + " -> ".join(f"@{n}" for n in seen + (name,)) + ")")
             return match.group(0)
         if name not in formulas:
-            problem.append(f"unknown formula @{name}{did_you_mean(name, formulas)}"
-                           + ("" if formulas else " (define it under formulas: or include a fragment)"))
+            problem.append(
+                f"unknown formula @{name}{did_you_mean(name, formulas)}"
+                + ("" if formulas else " (define it under formulas: or include a fragment)")
+            )
             return match.group(0)
         inner, inner_problem = expand_text(formulas[name], formulas, seen + (name,))
         if inner_problem:

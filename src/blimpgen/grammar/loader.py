@@ -32,8 +32,9 @@ from blimpgen.grammar.spec import ParadigmSpec, SpecBase
 from blimpgen.records.types import PARADIGM_TAG, PROBE_TAG, spec_tag
 
 SPEC_TYPES: dict[str, type[SpecBase]] = {PARADIGM_TAG: ParadigmSpec, PROBE_TAG: ProbeSpec}
-SpecDocument = Annotated[Annotated[ParadigmSpec, Tag(PARADIGM_TAG)] | Annotated[ProbeSpec, Tag(PROBE_TAG)],
-                         Discriminator(spec_tag)]
+SpecDocument = Annotated[
+    Annotated[ParadigmSpec, Tag(PARADIGM_TAG)] | Annotated[ProbeSpec, Tag(PROBE_TAG)], Discriminator(spec_tag)
+]
 _DOCUMENT = TypeAdapter(SpecDocument)
 SpecT = TypeVar("SpecT", bound=SpecBase)
 
@@ -137,7 +138,7 @@ def pydantic_errors(exc: ValidationError, table: LineTable, spec_type: type[Spec
         elif err["type"] == "literal_error" and loc in spec_type.literal_messages:
             message = spec_type.literal_messages[loc]
         elif message.startswith("Value error, "):
-            message = message[len("Value error, "):]
+            message = message[len("Value error, ") :]
         if isinstance(err.get("input"), bool) and "string" in message:
             message += " (YAML reads yes/no/on/off/true/false as booleans: quote the word)"
         out.append(table.error(loc, message))
@@ -159,8 +160,12 @@ def load_spec_file(path: Path | str, display: str | None = None) -> LoadedSpec:
     return parse_spec(text, name, fragment_folders(path))
 
 
-def load_documents(files: Iterable[tuple[str, Any]], problems: list[SpecError],
-                   specs: dict[str, LoadedSpec] | None = None, root: Any = None) -> dict[str, LoadedSpec]:
+def load_documents(
+    files: Iterable[tuple[str, Any]],
+    problems: list[SpecError],
+    specs: dict[str, LoadedSpec] | None = None,
+    root: Any = None,
+) -> dict[str, LoadedSpec]:
     """Parse every ``(display name, file)`` into ``specs`` (keyed by UID), appending every
     problem to ``problems`` instead of stopping: a UID may be defined once, in a file named
     after it. A file that ``specs`` already holds (by display name) is not parsed again.
@@ -206,8 +211,13 @@ def shipped_designs() -> tuple[dict[str, LoadedSpec], tuple[SpecError, ...]]:
     specs = load_documents(shipped_design_files(), problems)
     for loaded in specs.values():
         if loaded.design is None:
-            problems.append(loaded.error(("uid",), "a spec under grammar/designs/ declares factors: "
-                                                   "(docs/factors.md); plain paradigms go under grammar/paradigms/"))
+            problems.append(
+                loaded.error(
+                    ("uid",),
+                    "a spec under grammar/designs/ declares factors: "
+                    "(docs/factors.md); plain paradigms go under grammar/paradigms/",
+                )
+            )
     return specs, tuple(problems)
 
 

@@ -46,8 +46,12 @@ def parse_mode_table(text: str, file: str = MODES_FILE) -> ModeTable:
         if key == "decided":
             continue
         if key not in REFUSING_MODES:
-            raise SpecError(f"unknown lexicon mode {key!r}; use one of {', '.join(REFUSING_MODES)}", file,
-                            lines.line_of((key,)), str(key))
+            raise SpecError(
+                f"unknown lexicon mode {key!r}; use one of {', '.join(REFUSING_MODES)}",
+                file,
+                lines.line_of((key,)),
+                str(key),
+            )
         if not isinstance(value, dict):
             raise SpecError("expected UID: reason lines", file, lines.line_of((key,)), str(key))
         for uid, reason in value.items():

@@ -142,11 +142,18 @@ class ProbeSpec(SpecBase):
         for name, body in self.slots.items():
             for option in option_references(body):
                 if option not in self.options:
-                    errors.append(table.error(("slots", name), f"unknown option {option!r}"
-                                              f"{did_you_mean(option, self.options)} (declare it under options:)"))
+                    errors.append(
+                        table.error(
+                            ("slots", name),
+                            f"unknown option {option!r}"
+                            f"{did_you_mean(option, self.options)} (declare it under options:)",
+                        )
+                    )
         if not errors:
-            errors += [table.error(("slots", name), f"slot {name!r} is used by no template and no other slot")
-                       for name in unused_slot(self.slots, used)]
+            errors += [
+                table.error(("slots", name), f"slot {name!r} is used by no template and no other slot")
+                for name in unused_slot(self.slots, used)
+            ]
         return errors
 
     def templates(self) -> dict[KeyPath, str]:
@@ -177,17 +184,29 @@ class ProbeSpec(SpecBase):
         for key in ANSWER_KEYS:
             if key not in allowed and getattr(self, key) not in (None, []):
                 takers = [s for s in ITEM_TYPES if key in _keys_of(s)]
-                problems.append(((key,), f"{key!r} belongs to {' and '.join(takers)} suites; a {self.item} suite "
-                                         f"writes {', '.join(shape.required + shape.optional)}"))
+                problems.append(
+                    (
+                        (key,),
+                        f"{key!r} belongs to {' and '.join(takers)} suites; a {self.item} suite "
+                        f"writes {', '.join(shape.required + shape.optional)}",
+                    )
+                )
         if self.candidates is not None and len(self.candidates) < 2:
             problems.append((("candidates",), "give at least two candidates"))
         blanks = 1 if shape.blank else 0
         if self.context.count(BLANK) != blanks:
-            problems.append((("context",), f"the context must contain the blank {BLANK} exactly once" if blanks
-                             else f"a question has no blank {BLANK}"))
+            problems.append(
+                (
+                    ("context",),
+                    f"the context must contain the blank {BLANK} exactly once"
+                    if blanks
+                    else f"a question has no blank {BLANK}",
+                )
+            )
         if self.reversed_context is not None and self.reversed_context.count(BLANK) != 1:
-            problems.append((("reversed_context",),
-                             f"the reversed context must contain the blank {BLANK} exactly once"))
+            problems.append(
+                (("reversed_context",), f"the reversed context must contain the blank {BLANK} exactly once")
+            )
         for name in self.options:
             if not isinstance(name, str) or not name.isidentifier():
                 problems.append((("options", name), "option names must be identifiers"))
@@ -195,20 +214,33 @@ class ProbeSpec(SpecBase):
                 problems.append((("options", name), f"{name!r} is a built-in option; choose another name"))
         for name in self.controls or ():
             if name in CONTROLS and name not in shape.controls:
-                problems.append((("controls",), f"a {self.item} item does not take the {name} control "
-                                                 f"(it takes: {', '.join(shape.controls)})"))
+                problems.append(
+                    (
+                        ("controls",),
+                        f"a {self.item} item does not take the {name} control (it takes: {', '.join(shape.controls)})",
+                    )
+                )
         for split, body in self.splits.items():
             for name in body.options:
                 if name not in self.options:
-                    problems.append((("splits", split, "options", name),
-                                     f"unknown option {name!r}{did_you_mean(name, self.options)}"))
+                    problems.append(
+                        (
+                            ("splits", split, "options", name),
+                            f"unknown option {name!r}{did_you_mean(name, self.options)}",
+                        )
+                    )
             for slot in body.where:
                 if slot not in self.slots:
-                    problems.append((("splits", split, "where", slot),
-                                     f"unknown slot {slot!r}{did_you_mean(slot, self.slots)}"))
+                    problems.append(
+                        (("splits", split, "where", slot), f"unknown slot {slot!r}{did_you_mean(slot, self.slots)}")
+                    )
                 elif "where" not in self.slots[slot]:
-                    problems.append((("splits", split, "where", slot),
-                                     f"slot {slot!r} has no 'where' formula for a split to narrow"))
+                    problems.append(
+                        (
+                            ("splits", split, "where", slot),
+                            f"slot {slot!r} has no 'where' formula for a split to narrow",
+                        )
+                    )
         return problems
 
     def option_defaults(self) -> dict[str, int | str]:
@@ -250,8 +282,8 @@ def _keys_of(item_type: str) -> tuple[str, ...]:
 
 
 def _substitute(value: Any, options: dict[str, Any]) -> Any:
-    if isinstance(value, str) and value.startswith(OPTION_PREFIX) and value[len(OPTION_PREFIX):] in options:
-        return options[value[len(OPTION_PREFIX):]]
+    if isinstance(value, str) and value.startswith(OPTION_PREFIX) and value[len(OPTION_PREFIX) :] in options:
+        return options[value[len(OPTION_PREFIX) :]]
     if isinstance(value, list):
         return [_substitute(v, options) for v in value]
     return value
@@ -260,7 +292,7 @@ def _substitute(value: Any, options: dict[str, Any]) -> Any:
 def option_references(value: Any) -> list[str]:
     """Option names a slot parameter refers to (``option.NAME`` strings)."""
     if isinstance(value, str) and value.startswith(OPTION_PREFIX):
-        return [value[len(OPTION_PREFIX):]]
+        return [value[len(OPTION_PREFIX) :]]
     if isinstance(value, dict):
         return [name for v in value.values() for name in option_references(v)]
     if isinstance(value, list):

@@ -47,18 +47,48 @@ MAX_INT_BITS = 10_000  # about 3,000 decimal digits
 
 # Attributes of lexicon words, phrases and slot values that templates may not reach: the lexicon's
 # own objects (mutable, shared by every paradigm of a process) and provenance (file:line).
-HIDDEN_ATTRIBUTES = frozenset({"lexeme", "features", "parts", "signature", "position", "words", "values",
-                               "source"})
+HIDDEN_ATTRIBUTES = frozenset({"lexeme", "features", "parts", "signature", "position", "words", "values", "source"})
 # Methods of str that format (the format spec can ask for a width of 2 GB).
 HIDDEN_STR_METHODS = frozenset({"format", "format_map"})
 # Jinja built-in filters kept for templates; every other one is a stub that refuses (see WHY_NOT).
-KEPT_BUILTIN_FILTERS = ("abs", "capitalize", "count", "d", "default", "first", "float", "int", "join", "last",
-                        "length", "list", "lower", "map", "max", "min", "reject", "rejectattr", "replace", "reverse",
-                        "round", "select", "selectattr", "sort", "string", "sum", "title", "trim", "unique",
-                        "upper", "wordcount")
-WHY_NOT = {"random": "its output would differ from run to run",
-           "format": "a format can ask for text of any size; write the text with ~",
-           "attr": "write slot.part"}
+KEPT_BUILTIN_FILTERS = (
+    "abs",
+    "capitalize",
+    "count",
+    "d",
+    "default",
+    "first",
+    "float",
+    "int",
+    "join",
+    "last",
+    "length",
+    "list",
+    "lower",
+    "map",
+    "max",
+    "min",
+    "reject",
+    "rejectattr",
+    "replace",
+    "reverse",
+    "round",
+    "select",
+    "selectattr",
+    "sort",
+    "string",
+    "sum",
+    "title",
+    "trim",
+    "unique",
+    "upper",
+    "wordcount",
+)
+WHY_NOT = {
+    "random": "its output would differ from run to run",
+    "format": "a format can ask for text of any size; write the text with ~",
+    "attr": "write slot.part",
+}
 SIZE_REASON = "it can build text or lists of any size"
 # Jinja's default globals: not in the environment; the static check names them.
 JINJA_GLOBALS = frozenset({"range", "dict", "lipsum", "cycler", "joiner", "namespace"})
@@ -86,8 +116,7 @@ class Budget:
     def tick(self) -> None:
         self.steps += 1
         if self.steps > MAX_STEPS:
-            raise TemplateRenderError(f"template budget exceeded: more than {MAX_STEPS:,} steps "
-                                      "(a loop or recursion?)")
+            raise TemplateRenderError(f"template budget exceeded: more than {MAX_STEPS:,} steps (a loop or recursion?)")
         if not self.steps & 255 and time.monotonic() > self.deadline:
             raise TemplateRenderError(f"template budget exceeded: more than {MAX_SECONDS:g} s for one render")
 
@@ -151,6 +180,7 @@ def printable(value: Any) -> Any:
 
 def guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
     """``function`` counted as a step, its result size-checked and made stable."""
+
     def guarded(*args: Any, **kwargs: Any) -> Any:
         tick()
         return check_size(stable(function(*args, **kwargs)))
@@ -165,6 +195,7 @@ def guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
 
 def refusing_filter(name: str, reason: str) -> Callable[..., Any]:
     """A stub for a filter templates may not use."""
+
     def refuse(*args: Any, **kwargs: Any) -> Any:
         raise TemplateRenderError(f"filter {name!r} is not available in templates ({reason})")
 
@@ -245,8 +276,13 @@ def _mul_size(left: Any, right: Any) -> None:
 
 
 def _pow_size(left: Any, right: Any) -> None:
-    if isinstance(left, int) and isinstance(right, int) and right > 0 and \
-            max(left.bit_length(), 1) * right > MAX_INT_BITS and abs(left) > 1:
+    if (
+        isinstance(left, int)
+        and isinstance(right, int)
+        and right > 0
+        and max(left.bit_length(), 1) * right > MAX_INT_BITS
+        and abs(left) > 1
+    ):
         raise TemplateRenderError(f"a number of more than {MAX_INT_BITS:,} bits")
 
 
@@ -261,8 +297,7 @@ def _mod_check(left: Any, right: Any) -> None:
         raise TemplateRenderError("'%' formatting is not available in templates (it can build text of any size)")
 
 
-PRECHECKS: dict[str, Callable[[Any, Any], None]] = {"*": _mul_size, "**": _pow_size, "+": _add_size,
-                                                    "%": _mod_check}
+PRECHECKS: dict[str, Callable[[Any, Any], None]] = {"*": _mul_size, "**": _pow_size, "+": _add_size, "%": _mod_check}
 
 
 class TemplateEnvironment(ImmutableSandboxedEnvironment):
@@ -330,9 +365,9 @@ class TemplateEnvironment(ImmutableSandboxedEnvironment):
 
     # ------------------------------------------------------------------ compiling
 
-    def _generate(self, source: nodes.Template, name: str | None, filename: str | None,
-                  defer_init: bool = False) -> str:
+    def _generate(
+        self, source: nodes.Template, name: str | None, filename: str | None, defer_init: bool = False
+    ) -> str:
         for loop in list(source.find_all(nodes.For)):  # each iteration is a step
             loop.iter = nodes.Filter(loop.iter, LOOP_FILTER, [], [], None, None, lineno=loop.lineno)
         return super()._generate(source, name, filename, defer_init)
-

@@ -47,10 +47,21 @@ from blimpgen.registry import base_name
 
 LinguisticField = Literal["morphology", "syntax", "semantics", "syntax_semantics", "syntax/semantics"]
 FIELDS: tuple[str, ...] = get_args(LinguisticField)
-LINGUISTICS_TERMS = ("anaphor_agreement", "argument_structure", "binding", "control_raising",
-                     "determiner_noun_agreement", "ellipsis", "filler_gap_dependency", "irregular_forms",
-                     "island_effects", "npi_licensing", "quantifiers", "s-selection",
-                     "subject_verb_agreement")
+LINGUISTICS_TERMS = (
+    "anaphor_agreement",
+    "argument_structure",
+    "binding",
+    "control_raising",
+    "determiner_noun_agreement",
+    "ellipsis",
+    "filler_gap_dependency",
+    "irregular_forms",
+    "island_effects",
+    "npi_licensing",
+    "quantifiers",
+    "s-selection",
+    "subject_verb_agreement",
+)
 NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 UID_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 
@@ -130,8 +141,11 @@ class SpecBase(_Strict):
 
 def unused_slot(slots: dict[str, dict[str, Any]], used: set[str]) -> list[str]:
     """Slots (sorted) that no template uses and no other slot's parameters mention as a word."""
-    return [name for name in sorted(set(slots) - used)
-            if not any(_mentions(body, name) for other, body in slots.items() if other != name)]
+    return [
+        name
+        for name in sorted(set(slots) - used)
+        if not any(_mentions(body, name) for other, body in slots.items() if other != name)
+    ]
 
 
 def _mentions(value: Any, name: str) -> bool:
@@ -196,11 +210,17 @@ class Variant(BaseModel):
         """Every template by output field name (``sentence_good``, ``one_prefix_prefix``, ...)."""
         out = {"sentence_good": self.good, "sentence_bad": self.bad}
         if self.one_prefix is not None:
-            out.update(one_prefix_prefix=self.one_prefix.prefix, one_prefix_word_good=self.one_prefix.word_good,
-                       one_prefix_word_bad=self.one_prefix.word_bad)
+            out.update(
+                one_prefix_prefix=self.one_prefix.prefix,
+                one_prefix_word_good=self.one_prefix.word_good,
+                one_prefix_word_bad=self.one_prefix.word_bad,
+            )
         if self.two_prefix is not None:
-            out.update(two_prefix_prefix_good=self.two_prefix.prefix_good,
-                       two_prefix_prefix_bad=self.two_prefix.prefix_bad, two_prefix_word=self.two_prefix.word)
+            out.update(
+                two_prefix_prefix_good=self.two_prefix.prefix_good,
+                two_prefix_prefix_bad=self.two_prefix.prefix_bad,
+                two_prefix_word=self.two_prefix.word,
+            )
         return out
 
     def slot_path(self, name: str) -> KeyPath:
@@ -239,14 +259,18 @@ class ParadigmSpec(SpecBase):
             return data
         branches = data.get("branches")
         bodies = [data] + ([b for b in branches.values() if isinstance(b, dict)] if isinstance(branches, dict) else [])
-        derived = {f"{method}_method": any(body.get(method) is not None for body in bodies)
-                   for method in ("one_prefix", "two_prefix") if f"{method}_method" not in data}
+        derived = {
+            f"{method}_method": any(body.get(method) is not None for body in bodies)
+            for method in ("one_prefix", "two_prefix")
+            if f"{method}_method" not in data
+        }
         return {**data, **derived} if derived else data
 
     def slot_bodies(self) -> list[dict[str, Any]]:
         """The shared slots, then each branch's own."""
-        return list(self.slots.values()) + [body for branch in (self.branches or {}).values()
-                                            for body in branch.slots.values()]
+        return list(self.slots.values()) + [
+            body for branch in (self.branches or {}).values() for body in branch.slots.values()
+        ]
 
     @classmethod
     def known_keys(cls, loc: KeyPath) -> list[str]:
@@ -289,8 +313,12 @@ class ParadigmSpec(SpecBase):
                 for index, item in enumerate(variant.contrast):
                     if item not in variant.slots and item.lower() not in literal:
                         suggestion = did_you_mean(item, set(variant.slots) | literal)
-                        errors.append(table.error(contrast_path + (index,), f"{item!r} is neither a slot nor a word "
-                                                  f"of the good or bad template{suggestion}"))
+                        errors.append(
+                            table.error(
+                                contrast_path + (index,),
+                                f"{item!r} is neither a slot nor a word of the good or bad template{suggestion}",
+                            )
+                        )
         return errors
 
     def lexically_identical(self) -> bool:
@@ -335,15 +363,31 @@ class ParadigmSpec(SpecBase):
     def variants(self) -> list[Variant]:
         """The bodies pairs are sampled from: the spec itself, or shared slots + each branch."""
         if self.branches is None:
-            return [Variant(name="", slots=dict(self.slots), good=self.good or "", bad=self.bad or "",
-                            one_prefix=self.one_prefix, two_prefix=self.two_prefix,
-                            contrast=list(self.contrast or ()))]
-        return [Variant(name=name, slots={**self.slots, **branch.slots}, good=branch.good, bad=branch.bad,
-                        one_prefix=branch.one_prefix, two_prefix=branch.two_prefix,
-                        contrast=list(branch.contrast if branch.contrast is not None else self.contrast or ()),
-                        path=("branches", name), shared=tuple(self.slots))
-                for name, branch in self.branches.items()]
-
+            return [
+                Variant(
+                    name="",
+                    slots=dict(self.slots),
+                    good=self.good or "",
+                    bad=self.bad or "",
+                    one_prefix=self.one_prefix,
+                    two_prefix=self.two_prefix,
+                    contrast=list(self.contrast or ()),
+                )
+            ]
+        return [
+            Variant(
+                name=name,
+                slots={**self.slots, **branch.slots},
+                good=branch.good,
+                bad=branch.bad,
+                one_prefix=branch.one_prefix,
+                two_prefix=branch.two_prefix,
+                contrast=list(branch.contrast if branch.contrast is not None else self.contrast or ()),
+                path=("branches", name),
+                shared=tuple(self.slots),
+            )
+            for name, branch in self.branches.items()
+        ]
 
 
 def variant_lexical_items(variant: Variant) -> tuple[tuple[frozenset[str], Any], tuple[frozenset[str], Any]]:
@@ -363,16 +407,19 @@ def _variant_problems(variant: Variant, table: LineTable) -> list[SpecError]:
         if not problems:
             used |= templates.used_variables(source)
     if not errors:
-        errors += [table.error(variant.slot_path(name), f"slot {name!r} is used by no template and no other slot")
-                   for name in unused_slot(variant.slots, used)]
+        errors += [
+            table.error(variant.slot_path(name), f"slot {name!r} is used by no template and no other slot")
+            for name in unused_slot(variant.slots, used)
+        ]
     return errors
 
 
 def locate_template_problems(problems: list[tuple[int, str]], table: LineTable, key: KeyPath) -> list[SpecError]:
     """Template problems (line inside the template, message) at their lines in the YAML file."""
     base_line = table.line_of(key)
-    return [SpecError(message, table.owner(key).file, base_line + line - 1, key_path_str(key))
-            for line, message in problems]
+    return [
+        SpecError(message, table.owner(key).file, base_line + line - 1, key_path_str(key)) for line, message in problems
+    ]
 
 
 def check_uid(value: str) -> str:
@@ -394,9 +441,12 @@ def check_slots(value: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
 
 # Output field -> key path of its template in the YAML file (for error lines).
 TEMPLATE_KEYS = {
-    "sentence_good": ("good",), "sentence_bad": ("bad",),
-    "one_prefix_prefix": ("one_prefix", "prefix"), "one_prefix_word_good": ("one_prefix", "word_good"),
+    "sentence_good": ("good",),
+    "sentence_bad": ("bad",),
+    "one_prefix_prefix": ("one_prefix", "prefix"),
+    "one_prefix_word_good": ("one_prefix", "word_good"),
     "one_prefix_word_bad": ("one_prefix", "word_bad"),
-    "two_prefix_prefix_good": ("two_prefix", "prefix_good"), "two_prefix_prefix_bad": ("two_prefix", "prefix_bad"),
+    "two_prefix_prefix_good": ("two_prefix", "prefix_good"),
+    "two_prefix_prefix_bad": ("two_prefix", "prefix_bad"),
     "two_prefix_word": ("two_prefix", "word"),
 }

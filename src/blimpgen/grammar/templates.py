@@ -196,8 +196,11 @@ def bucket(value: Any, width: int = 10) -> str:
 
 
 # Arguments our filters take after the value, for the load-time check: (positional, example).
-FILTER_ARGUMENTS = {"flip": ("feature", "flip('number')"), "rank": ("feature", "rank('size')"),
-                    "det_for": ("noun", "det_for(noun)")}
+FILTER_ARGUMENTS = {
+    "flip": ("feature", "flip('number')"),
+    "rank": ("feature", "rank('size')"),
+    "det_for": ("noun", "det_for(noun)"),
+}
 MAX_TEMPLATE_CHARS = 10_000
 
 
@@ -214,9 +217,20 @@ def make_environment(lexicon: Any = None) -> TemplateEnvironment:
     def rank_filter(value: Any, feature: str) -> int:
         return rank(value, feature, lexicon)
 
-    for name, function in (("flip", flip_filter), ("form", form_filter), ("a_an", a_an), ("det_for", det_for),
-                           ("possessive", possessive), ("cap", cap), ("article", article), ("rank", rank_filter),
-                           ("argmax", argmax), ("argmin", argmin), ("ordinal", ordinal), ("bucket", bucket)):
+    for name, function in (
+        ("flip", flip_filter),
+        ("form", form_filter),
+        ("a_an", a_an),
+        ("det_for", det_for),
+        ("possessive", possessive),
+        ("cap", cap),
+        ("article", article),
+        ("rank", rank_filter),
+        ("argmax", argmax),
+        ("argmin", argmin),
+        ("ordinal", ordinal),
+        ("bucket", bucket),
+    ):
         env.add_filter(name, function)
     return env
 
@@ -242,8 +256,7 @@ def template_problems(source: str, slots: set[str]) -> list[tuple[int, str]]:
     """Syntax errors and undeclared variables in one template: ``[(template_line, message)]``."""
     env = _check_env()
     if len(source) > MAX_TEMPLATE_CHARS:
-        return [(1, f"the template is {len(source):,} characters long; a template is at most "
-                    f"{MAX_TEMPLATE_CHARS:,}")]
+        return [(1, f"the template is {len(source):,} characters long; a template is at most {MAX_TEMPLATE_CHARS:,}")]
     odd = odd_character(source, allowed="\n\t")
     if odd is not None:
         return [(source.count("\n", 0, source.index(odd)) + 1, f"{describe_character(odd)} in template")]
@@ -255,10 +268,16 @@ def template_problems(source: str, slots: set[str]) -> list[tuple[int, str]]:
         return [(1, f"number too long ({str(exc).split(':')[0]})")]
     except RecursionError:
         return [(1, "template nesting is too deep")]
-    problems = [(node.lineno, _filter_problem(node.name, env)) for node in ast.find_all(nodes.Filter)
-                if node.name not in env.filters or node.name not in _USABLE_FILTERS]
-    problems += [(node.lineno, f"unknown test {node.name!r}{did_you_mean(node.name, env.tests)}")
-                 for node in ast.find_all(nodes.Test) if node.name not in env.tests]
+    problems = [
+        (node.lineno, _filter_problem(node.name, env))
+        for node in ast.find_all(nodes.Filter)
+        if node.name not in env.filters or node.name not in _USABLE_FILTERS
+    ]
+    problems += [
+        (node.lineno, f"unknown test {node.name!r}{did_you_mean(node.name, env.tests)}")
+        for node in ast.find_all(nodes.Test)
+        if node.name not in env.tests
+    ]
     if problems:
         return problems
     problems = _unsafe_constructs(ast, slots) + _filter_arity(ast, env)
@@ -269,8 +288,20 @@ def template_problems(source: str, slots: set[str]) -> list[tuple[int, str]]:
     return problems
 
 
-OUR_FILTERS = ("flip", "form", "a_an", "det_for", "possessive", "cap", "article", "rank", "argmax", "argmin",
-               "ordinal", "bucket")
+OUR_FILTERS = (
+    "flip",
+    "form",
+    "a_an",
+    "det_for",
+    "possessive",
+    "cap",
+    "article",
+    "rank",
+    "argmax",
+    "argmin",
+    "ordinal",
+    "bucket",
+)
 _USABLE_FILTERS = frozenset(OUR_FILTERS + KEPT_BUILTIN_FILTERS)
 
 
@@ -294,8 +325,10 @@ def _filter_arity(ast: nodes.Template, env: TemplateEnvironment) -> list[tuple[i
         except TypeError as exc:
             expected, example = FILTER_ARGUMENTS.get(node.name, (None, None))
             if expected is not None:
-                message = (f"filter {node.name!r} takes 1 argument, the {expected} (e.g. {example}), "
-                           f"not {len(node.args) + len(node.kwargs)}")
+                message = (
+                    f"filter {node.name!r} takes 1 argument, the {expected} (e.g. {example}), "
+                    f"not {len(node.args) + len(node.kwargs)}"
+                )
             else:
                 message = f"filter {node.name!r}: {exc}"
             problems.append((node.lineno, message))
@@ -305,11 +338,23 @@ def _filter_arity(ast: nodes.Template, env: TemplateEnvironment) -> list[tuple[i
 # Statements a template may hold: text and {{ }} are Output nodes; {% if %} is If.
 ALLOWED_STATEMENTS = (nodes.Output, nodes.If)
 STATEMENT_NAMES: dict[type[nodes.Node], str] = {
-    nodes.For: "for", nodes.Macro: "macro", nodes.CallBlock: "call", nodes.FilterBlock: "filter",
-    nodes.Block: "block", nodes.Assign: "set", nodes.AssignBlock: "set", nodes.With: "with", nodes.Scope: "scope",
-    nodes.ExprStmt: "do"}
+    nodes.For: "for",
+    nodes.Macro: "macro",
+    nodes.CallBlock: "call",
+    nodes.FilterBlock: "filter",
+    nodes.Block: "block",
+    nodes.Assign: "set",
+    nodes.AssignBlock: "set",
+    nodes.With: "with",
+    nodes.Scope: "scope",
+    nodes.ExprStmt: "do",
+}
 FILE_STATEMENTS: dict[type[nodes.Node], str] = {
-    nodes.Include: "include", nodes.Import: "import", nodes.FromImport: "from ... import", nodes.Extends: "extends"}
+    nodes.Include: "include",
+    nodes.Import: "import",
+    nodes.FromImport: "from ... import",
+    nodes.Extends: "extends",
+}
 
 
 def _unsafe_constructs(ast: nodes.Template, slots: set[str]) -> list[tuple[int, str]]:
@@ -326,10 +371,17 @@ def _unsafe_constructs(ast: nodes.Template, slots: set[str]) -> list[tuple[int, 
     problems: list[tuple[int, str]] = []
     for node in ast.find_all(nodes.Node):
         name = None
-        if isinstance(node, nodes.Name) and node.name not in slots and (node.name in JINJA_GLOBALS
-                                                                         or node.name == "self"):
-            problems.append((node.lineno, f"{node.name!r} is not available in templates (only the slots "
-                                          f"{', '.join(sorted(slots))} are)"))
+        if (
+            isinstance(node, nodes.Name)
+            and node.name not in slots
+            and (node.name in JINJA_GLOBALS or node.name == "self")
+        ):
+            problems.append(
+                (
+                    node.lineno,
+                    f"{node.name!r} is not available in templates (only the slots {', '.join(sorted(slots))} are)",
+                )
+            )
         if isinstance(node, nodes.Getattr):
             name = node.attr
         elif isinstance(node, nodes.Getitem) and isinstance(node.arg, nodes.Const):
@@ -339,18 +391,30 @@ def _unsafe_constructs(ast: nodes.Template, slots: set[str]) -> list[tuple[int, 
         if name is not None and name.startswith("_"):
             problems.append((node.lineno, f"attribute {name!r} is not allowed in templates"))
         elif name in HIDDEN_ATTRIBUTES or name in HIDDEN_STR_METHODS:
-            problems.append((node.lineno, f"'.{name}' is not available in templates (write slot.feature, "
-                                          "slot.part or slot.text)"))
+            problems.append(
+                (node.lineno, f"'.{name}' is not available in templates (write slot.feature, slot.part or slot.text)")
+            )
         elif type(node) in FILE_STATEMENTS:
-            problems.append((node.lineno, f"'{FILE_STATEMENTS[type(node)]}' is not allowed in templates "
-                                          f"(a paradigm is one self-contained file)"))
+            problems.append(
+                (
+                    node.lineno,
+                    f"'{FILE_STATEMENTS[type(node)]}' is not allowed in templates "
+                    f"(a paradigm is one self-contained file)",
+                )
+            )
         elif isinstance(node, nodes.Stmt) and not isinstance(node, ALLOWED_STATEMENTS):
             keyword = STATEMENT_NAMES.get(type(node), type(node).__name__.lower())
-            problems.append((node.lineno, f"'{keyword}' is not allowed in templates (a template is text with "
-                                          "{{ expressions }} and {% if %})"))
+            problems.append(
+                (
+                    node.lineno,
+                    f"'{keyword}' is not allowed in templates (a template is text with "
+                    "{{ expressions }} and {% if %})",
+                )
+            )
         elif isinstance(node, (nodes.Pow, nodes.Mul)):
             problems.append((node.lineno, "arithmetic ('*', '**') is not allowed in templates"))
     return problems
+
 
 def used_variables(source: str) -> set[str]:
     """Slot names a template refers to."""

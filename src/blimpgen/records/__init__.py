@@ -19,6 +19,20 @@ from blimpgen.records.pair import MinimalPair
 from blimpgen.records.provenance import Provenance
 from blimpgen.records.types import Record, record_type
 
-__all__ = ["BLANK", "CONTROLS", "ITEM_TYPES", "MinimalPair", "ProbeItem", "Provenance", "Record", "dumps_record",
-           "file_holds_items", "read_items", "read_pairs", "read_records", "record_type", "write_records",
-           "write_records_file"]
+__all__ = [
+    "BLANK",
+    "CONTROLS",
+    "ITEM_TYPES",
+    "MinimalPair",
+    "ProbeItem",
+    "Provenance",
+    "Record",
+    "dumps_record",
+    "file_holds_items",
+    "read_items",
+    "read_pairs",
+    "read_records",
+    "record_type",
+    "write_records",
+    "write_records_file",
+]

@@ -135,9 +135,16 @@ class ProbeItem(Provenance):
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict; absent optional fields are left out."""
-        out: dict[str, Any] = {"item_id": self.item_id, "UID": self.UID, TYPE_KEY: self.item_type,
-                               "field": self.field, "linguistics_term": self.linguistics_term,
-                               "group": self.group, "control": self.control, "context": self.context}
+        out: dict[str, Any] = {
+            "item_id": self.item_id,
+            "UID": self.UID,
+            TYPE_KEY: self.item_type,
+            "field": self.field,
+            "linguistics_term": self.linguistics_term,
+            "group": self.group,
+            "control": self.control,
+            "context": self.context,
+        }
         if self.contexts is not None:
             out["contexts"] = dict(self.contexts)
         out["candidates"] = list(self.candidates)

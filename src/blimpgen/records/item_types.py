@@ -79,9 +79,9 @@ class ItemShape:
     # spec keys the type requires, and those it may also have (every other answer key is refused)
     required: ClassVar[tuple[str, ...]]
     optional: ClassVar[tuple[str, ...]] = ()
-    blank: ClassVar[bool] = True             # the context holds one blank (a question holds none)
-    multiple_choice: ClassVar[bool] = True   # the answer competes with the other candidates
-    contrast: ClassVar[bool] = False         # sensitivity: comparisons of cells
+    blank: ClassVar[bool] = True  # the context holds one blank (a question holds none)
+    multiple_choice: ClassVar[bool] = True  # the answer competes with the other candidates
+    contrast: ClassVar[bool] = False  # sensitivity: comparisons of cells
     controls: ClassVar[tuple[str, ...]] = ("none", *TEXT_CONTROLS)
     # each option may have its own context (a/an before the blank): ``contexts``
     option_contexts: ClassVar[bool] = True
@@ -89,8 +89,9 @@ class ItemShape:
     json_fields: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
-    def options(cls, candidates: tuple[str, ...], good: str | None, bad: str | None,
-                foils: tuple[str, ...]) -> tuple[tuple[str, ...], str | None]:
+    def options(
+        cls, candidates: tuple[str, ...], good: str | None, bad: str | None, foils: tuple[str, ...]
+    ) -> tuple[tuple[str, ...], str | None]:
         """(candidates, answer) of an item of this type from its rendered fields; answer None:
         the item's own ``answer`` field."""
         return candidates, None
@@ -128,8 +129,9 @@ class ClozeContrast(ItemShape):
     json_fields = ("expected", "good", "bad")
 
     @classmethod
-    def options(cls, candidates: tuple[str, ...], good: str | None, bad: str | None,
-                foils: tuple[str, ...]) -> tuple[tuple[str, ...], str | None]:
+    def options(
+        cls, candidates: tuple[str, ...], good: str | None, bad: str | None, foils: tuple[str, ...]
+    ) -> tuple[tuple[str, ...], str | None]:
         return (good or "", bad or ""), good
 
     @classmethod
@@ -157,8 +159,9 @@ class ClozeFoils(ItemShape):
     json_fields = ("expected", "good", "foils")
 
     @classmethod
-    def options(cls, candidates: tuple[str, ...], good: str | None, bad: str | None,
-                foils: tuple[str, ...]) -> tuple[tuple[str, ...], str | None]:
+    def options(
+        cls, candidates: tuple[str, ...], good: str | None, bad: str | None, foils: tuple[str, ...]
+    ) -> tuple[tuple[str, ...], str | None]:
         return (good or "", *foils), good
 
     @classmethod
@@ -190,8 +193,9 @@ class RoleContrast(ItemShape):
     json_fields = ("expected", "good", "reversed_context")
 
     @classmethod
-    def options(cls, candidates: tuple[str, ...], good: str | None, bad: str | None,
-                foils: tuple[str, ...]) -> tuple[tuple[str, ...], str | None]:
+    def options(
+        cls, candidates: tuple[str, ...], good: str | None, bad: str | None, foils: tuple[str, ...]
+    ) -> tuple[tuple[str, ...], str | None]:
         return (good or "",), good
 
     @classmethod

@@ -67,8 +67,12 @@ def read_json_lines(path: Path | str) -> Iterator[tuple[SourceLoc, Any]]:
     with open_regular(path, str(path), DataError) as handle:
         for number, raw in enumerate(_lines(handle), start=1):  # binary lines end at LF only
             if len(raw.rstrip(b"\n")) > MAX_LINE_BYTES:
-                raise DataError(f"line longer than {MAX_LINE_BYTES // 1_000_000} MB; a record (a pair, a probe "
-                                "item) is at most that, so this is no JSONL file of records", str(path), number)
+                raise DataError(
+                    f"line longer than {MAX_LINE_BYTES // 1_000_000} MB; a record (a pair, a probe "
+                    "item) is at most that, so this is no JSONL file of records",
+                    str(path),
+                    number,
+                )
             line = decode(raw, str(path), DataError, line=number)
             if not line.strip():
                 continue

@@ -15,9 +15,18 @@ from typing import Any, ClassVar
 from blimpgen.errors import SourceLoc
 from blimpgen.records.provenance import PROVENANCE_KEYS, Provenance, read_provenance, record_error
 
-BLIMP_FIELDS = ("sentence_good", "sentence_bad", "field", "linguistics_term", "UID",
-                "simple_LM_method", "one_prefix_method", "two_prefix_method",
-                "lexically_identical", "pairID")
+BLIMP_FIELDS = (
+    "sentence_good",
+    "sentence_bad",
+    "field",
+    "linguistics_term",
+    "UID",
+    "simple_LM_method",
+    "one_prefix_method",
+    "two_prefix_method",
+    "lexically_identical",
+    "pairID",
+)
 ONE_PREFIX_FIELDS = ("one_prefix_prefix", "one_prefix_word_good", "one_prefix_word_bad")
 TWO_PREFIX_FIELDS = ("two_prefix_prefix_good", "two_prefix_prefix_bad", "two_prefix_word")
 PROVENANCE_FIELDS = ("pair_id",) + PROVENANCE_KEYS

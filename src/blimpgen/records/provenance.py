@@ -18,8 +18,16 @@ from typing import Any
 
 from blimpgen.errors import DataError, SourceLoc
 
-PROVENANCE_KEYS = ("seed", "lexicon_hash", "lexicon_mode", "spec_hash", "spec_version", "blimpgen_version", "kinds",
-                   "slots")
+PROVENANCE_KEYS = (
+    "seed",
+    "lexicon_hash",
+    "lexicon_mode",
+    "spec_hash",
+    "spec_version",
+    "blimpgen_version",
+    "kinds",
+    "slots",
+)
 
 
 @dataclass(frozen=True, kw_only=True)

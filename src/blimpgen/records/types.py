@@ -28,8 +28,18 @@ from blimpgen.records.item import TYPE_KEY, ProbeItem
 from blimpgen.records.item_types import item_shape
 from blimpgen.records.pair import MinimalPair
 
-__all__ = ["PARADIGM_TAG", "PROBE_TAG", "RECORD_TYPES", "Record", "item_shape", "mismatch", "record_type",
-           "result_header", "result_type", "spec_tag"]
+__all__ = [
+    "PARADIGM_TAG",
+    "PROBE_TAG",
+    "RECORD_TYPES",
+    "Record",
+    "item_shape",
+    "mismatch",
+    "record_type",
+    "result_header",
+    "result_type",
+    "spec_tag",
+]
 
 Record = MinimalPair | ProbeItem
 RECORD_TYPES: tuple[type[Record], ...] = (MinimalPair, ProbeItem)

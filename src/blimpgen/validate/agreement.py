@@ -120,8 +120,16 @@ def pair_agreement(hits: Iterable[Hit], judgments: Iterable[Judgment]) -> list[P
             if item.kind != "real" or key in pairs:
                 continue
             n, good = counts.get(key, (0, 0))
-            pairs[key] = PairAgreement(item.uid, item.pair_id, item.linguistics_term, item.field,
-                                       item.sentence_good, item.sentence_bad, n, good)
+            pairs[key] = PairAgreement(
+                item.uid,
+                item.pair_id,
+                item.linguistics_term,
+                item.field,
+                item.sentence_good,
+                item.sentence_bad,
+                n,
+                good,
+            )
     return [pairs[key] for key in sorted(pairs)]
 
 
@@ -142,20 +150,32 @@ def paradigm_agreement(pairs: Sequence[PairAgreement], pass_fraction: Fraction) 
     for uid in sorted(by_uid):
         members = by_uid[uid]
         majority = sum(p.majority_good for p in members)
-        out.append(ParadigmAgreement(
-            uid=uid, linguistics_term=members[0].linguistics_term, field=members[0].field,
-            n_pairs=len(members), n_majority=majority, n_judgments=sum(p.n_judgments for p in members),
-            n_good=sum(p.n_good for p in members), min_judgments=min(p.n_judgments for p in members),
-            passed=majority * pass_fraction.denominator >= pass_fraction.numerator * len(members)))
+        out.append(
+            ParadigmAgreement(
+                uid=uid,
+                linguistics_term=members[0].linguistics_term,
+                field=members[0].field,
+                n_pairs=len(members),
+                n_majority=majority,
+                n_judgments=sum(p.n_judgments for p in members),
+                n_good=sum(p.n_good for p in members),
+                min_judgments=min(p.n_judgments for p in members),
+                passed=majority * pass_fraction.denominator >= pass_fraction.numerator * len(members),
+            )
+        )
     return out
 
 
 def overall_agreement(paradigms: Sequence[ParadigmAgreement]) -> Overall:
     """Batch-wide counts from the per-paradigm ones."""
     return Overall(
-        n_pairs=sum(p.n_pairs for p in paradigms), n_majority=sum(p.n_majority for p in paradigms),
-        n_judgments=sum(p.n_judgments for p in paradigms), n_good=sum(p.n_good for p in paradigms),
-        n_paradigms=len(paradigms), n_passed=sum(p.passed for p in paradigms))
+        n_pairs=sum(p.n_pairs for p in paradigms),
+        n_majority=sum(p.n_majority for p in paradigms),
+        n_judgments=sum(p.n_judgments for p in paradigms),
+        n_good=sum(p.n_good for p in paradigms),
+        n_paradigms=len(paradigms),
+        n_passed=sum(p.passed for p in paradigms),
+    )
 
 
 def parse_fraction(text: str) -> Fraction:

@@ -22,10 +22,45 @@ MIN_WORDS = 4
 _FINAL_PUNCTUATION = ".!?"
 _ATTEMPTS = 200
 # Sentence-initial words that are capitalised only for being first; lowered when moved.
-_FUNCTION_WORDS = frozenset({
-    "a", "an", "the", "this", "that", "these", "those", "some", "many", "most", "every", "all", "each", "no", "few",
-    "several", "one", "two", "three", "my", "your", "his", "her", "its", "our", "their", "he", "she", "it", "we",
-    "they", "you", "who", "what", "which"})
+_FUNCTION_WORDS = frozenset(
+    {
+        "a",
+        "an",
+        "the",
+        "this",
+        "that",
+        "these",
+        "those",
+        "some",
+        "many",
+        "most",
+        "every",
+        "all",
+        "each",
+        "no",
+        "few",
+        "several",
+        "one",
+        "two",
+        "three",
+        "my",
+        "your",
+        "his",
+        "her",
+        "its",
+        "our",
+        "their",
+        "he",
+        "she",
+        "it",
+        "we",
+        "they",
+        "you",
+        "who",
+        "what",
+        "which",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -74,8 +109,12 @@ def scramble(sentence: str, rng: random.Random) -> str | None:
     return None
 
 
-def make_checks(hits: Sequence[frozenset[str]], preferred: Sequence[tuple[str, str]],
-                fallback: Sequence[tuple[str, str]], rng: random.Random) -> list[AttentionCheck]:
+def make_checks(
+    hits: Sequence[frozenset[str]],
+    preferred: Sequence[tuple[str, str]],
+    fallback: Sequence[tuple[str, str]],
+    rng: random.Random,
+) -> list[AttentionCheck]:
     """Pick one attention check per HIT, each from a different good sentence.
 
     Args:
@@ -118,7 +157,8 @@ def make_checks(hits: Sequence[frozenset[str]], preferred: Sequence[tuple[str, s
             raise DataError(
                 f"attention checks: HIT {number} of {len(hits)} has no sentence left for its check (each check "
                 f"needs its own good sentence of {MIN_WORDS}+ words not shown in its HIT; the data has {distinct}); "
-                "generate more pairs per paradigm into --data, or use more --items-per-hit")
+                "generate more pairs per paradigm into --data, or use more --items-per-hit"
+            )
         used.add(check.good)
         checks.append(check)
     return checks

@@ -65,8 +65,13 @@ def balanced_orientation(edges: Sequence[tuple[Hashable, Hashable]], rng: random
     return colour[: len(ends)]
 
 
-def _euler_circuit(start: tuple, edges: list[tuple[tuple, tuple]], adjacency: dict[tuple, list[int]],
-                   used: list[bool], cursor: dict[tuple, int]) -> list[int]:
+def _euler_circuit(
+    start: tuple,
+    edges: list[tuple[tuple, tuple]],
+    adjacency: dict[tuple, list[int]],
+    used: list[bool],
+    cursor: dict[tuple, int],
+) -> list[int]:
     """Hierholzer's algorithm from ``start`` over unused edges; returns edge indices in order."""
     circuit: list[int] = []
     stack: list[tuple[tuple, int]] = [(start, -1)]

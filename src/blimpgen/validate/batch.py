@@ -35,16 +35,38 @@ from blimpgen.validate.design import KINDS, BatchOptions, Design, Hit, Item, des
 from blimpgen.validate.page import DEFAULT_TITLE, fill, hit_values, placeholders, question_xml, render_page
 from blimpgen.validate.properties import HitProperties, estimate_cost
 
-KEY_COLUMNS = ("hit_code", "list", "replica", "slot", "kind", "UID", "linguistics_term", "field", "pair_id",
-               "good_position", "sentence_good", "sentence_bad", "source", "item_id")
+KEY_COLUMNS = (
+    "hit_code",
+    "list",
+    "replica",
+    "slot",
+    "kind",
+    "UID",
+    "linguistics_term",
+    "field",
+    "pair_id",
+    "good_position",
+    "sentence_good",
+    "sentence_bad",
+    "source",
+    "item_id",
+)
 # Keys written before item ids were opaque (the page then showed the self-decoding code).
 OLD_KEY_COLUMNS = KEY_COLUMNS[:-1]
 LAYOUT_FILE, BATCH_FILE, KEY_FILE, PROPERTIES_FILE = "layout.html", "batch.csv", "key.csv", "hit_properties.json"
 PAGE_FILE = "page.html"  # the standalone page with placeholders: what a top-up fills in for its new HITs
 POSTED_FILE = "posted.csv"
 # What `validate batch` (and `--post`) write in a batch folder; --force replaces these and keeps the rest.
-BATCH_FILES = (LAYOUT_FILE, PAGE_FILE, BATCH_FILE, KEY_FILE, PROPERTIES_FILE, POSTED_FILE,
-               "preview/*.html", "questions/*.xml")
+BATCH_FILES = (
+    LAYOUT_FILE,
+    PAGE_FILE,
+    BATCH_FILE,
+    KEY_FILE,
+    PROPERTIES_FILE,
+    POSTED_FILE,
+    "preview/*.html",
+    "questions/*.xml",
+)
 
 
 @dataclass(frozen=True)
@@ -102,14 +124,24 @@ class LoadedBatch:
             by_list: dict[int, list[str]] = {}
             for code, hit in sorted(self.hits.items(), key=lambda entry: (entry[1].list_index, entry[1].replica)):
                 by_list.setdefault(hit.list_index, []).append(code)
-            return [PostingList(index, exclusion_name(self.tag, index), tuple(codes), ())
-                    for index, codes in by_list.items()]
+            return [
+                PostingList(index, exclusion_name(self.tag, index), tuple(codes), ())
+                for index, codes in by_list.items()
+            ]
         try:
-            lists = [PostingList(int(entry["list"]), str(entry["qualification"]), tuple(entry["hits"]),
-                                 tuple(entry.get("exclude_workers", ()))) for entry in plan["lists"]]
+            lists = [
+                PostingList(
+                    int(entry["list"]),
+                    str(entry["qualification"]),
+                    tuple(entry["hits"]),
+                    tuple(entry.get("exclude_workers", ())),
+                )
+                for entry in plan["lists"]
+            ]
         except (KeyError, TypeError, ValueError) as exc:
-            raise DataError(f"{self.folder / PROPERTIES_FILE}: damaged posting plan ({exc}); "
-                            "rewrite the batch") from None
+            raise DataError(
+                f"{self.folder / PROPERTIES_FILE}: damaged posting plan ({exc}); rewrite the batch"
+            ) from None
         unknown = [code for entry in lists for code in entry.hits if code not in self.hits]
         if unknown:
             raise DataError(f"{self.folder / PROPERTIES_FILE}: posting plan names HIT {unknown[0]!r} not in {KEY_FILE}")
@@ -125,9 +157,16 @@ class LoadedBatch:
         return [hit_values(hit) for hit in self.hits.values()]
 
 
-def write_batch(data: Path | str, out: Path | str, options: BatchOptions,
-                properties: HitProperties | None = None, *, questions: bool = False, force: bool = False,
-                title: str = DEFAULT_TITLE) -> WrittenBatch:
+def write_batch(
+    data: Path | str,
+    out: Path | str,
+    options: BatchOptions,
+    properties: HitProperties | None = None,
+    *,
+    questions: bool = False,
+    force: bool = False,
+    title: str = DEFAULT_TITLE,
+) -> WrittenBatch:
     """Sample pairs from ``data`` and write an MTurk-ready batch folder.
 
     Args:
@@ -145,8 +184,10 @@ def write_batch(data: Path | str, out: Path | str, options: BatchOptions,
     """
     out = Path(out)
     if (out / KEY_FILE).exists() and not force:
-        raise OptionError(f"{out}: already holds a batch ({KEY_FILE}); pass --force to replace it "
-                          "(results of HITs already posted from it could no longer be scored)")
+        raise OptionError(
+            f"{out}: already holds a batch ({KEY_FILE}); pass --force to replace it "
+            "(results of HITs already posted from it could no longer be scored)"
+        )
     if out.is_dir() and any(out.iterdir()) and not is_batch_folder(out):
         raise OptionError(f"{out}: folder is not empty and holds no batch; choose a new or empty folder")
     pairs = [pair for path in data_files(data) for pair in read_pairs(path)]
@@ -181,8 +222,10 @@ def with_opaque_ids(design: Design, secret: bytes) -> Design:
 
     The ids go into ``key.csv`` beside what they stand for, so the secret is not needed again.
     """
-    hits = tuple(replace(hit, items=tuple(replace(item, item_id=opaque_item_id(secret, hit.code, item))
-                                          for item in hit.items)) for hit in design.hits)
+    hits = tuple(
+        replace(hit, items=tuple(replace(item, item_id=opaque_item_id(secret, hit.code, item)) for item in hit.items))
+        for hit in design.hits
+    )
     return replace(design, hits=hits)
 
 
@@ -221,14 +264,33 @@ def load_batch(folder: Path | str) -> LoadedBatch:
     except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
         raise DataError(f"{folder / PROPERTIES_FILE}: damaged ({exc}); rewrite the batch") from None
     hits = _read_key(folder / KEY_FILE)
-    return LoadedBatch(folder=folder, tag=tag, hits=hits, assignments_per_hit=assignments,
-                       judgments_requested=judgments, properties=properties)
+    return LoadedBatch(
+        folder=folder,
+        tag=tag,
+        hits=hits,
+        assignments_per_hit=assignments,
+        judgments_requested=judgments,
+        properties=properties,
+    )
 
 
 def key_row(hit: Hit, item: Item) -> list[str]:
-    return [hit.code, str(hit.list_index), str(hit.replica), str(item.slot), item.kind, item.uid,
-            item.linguistics_term, item.field, item.pair_id, str(item.good_position), item.sentence_good,
-            item.sentence_bad, item.source, item.item_id]
+    return [
+        hit.code,
+        str(hit.list_index),
+        str(hit.replica),
+        str(item.slot),
+        item.kind,
+        item.uid,
+        item.linguistics_term,
+        item.field,
+        item.pair_id,
+        str(item.good_position),
+        item.sentence_good,
+        item.sentence_bad,
+        item.source,
+        item.item_id,
+    ]
 
 
 def _read_key(path: Path) -> dict[str, Hit]:
@@ -255,10 +317,21 @@ def _read_key(path: Path) -> dict[str, Hit]:
                 raise SpecError(f"kind must be one of {', '.join(KINDS)} and good_position 1 or 2", str(path), line)
             code = record["hit_code"]
             places.setdefault(code, (list_index, replica))
-            items.setdefault(code, []).append(Item(
-                slot, record["kind"], record["UID"], record["pair_id"], record["sentence_good"],
-                record["sentence_bad"], good, record["linguistics_term"], record["field"], record["source"],
-                record.get("item_id", "")))
+            items.setdefault(code, []).append(
+                Item(
+                    slot,
+                    record["kind"],
+                    record["UID"],
+                    record["pair_id"],
+                    record["sentence_good"],
+                    record["sentence_bad"],
+                    good,
+                    record["linguistics_term"],
+                    record["field"],
+                    record["source"],
+                    record.get("item_id", ""),
+                )
+            )
     except csv.Error as exc:
         raise SpecError(f"damaged: {exc}", str(path), reader.line_num) from None
     if not items:
@@ -305,18 +378,24 @@ def _properties_json(design: Design, properties: HitProperties, cost: dict[str, 
     }
 
 
-def posting_plan(tag: str, hits: Iterable[Hit],
-                 exclude: dict[int, Sequence[str]] | None = None) -> dict[str, Any]:
+def posting_plan(tag: str, hits: Iterable[Hit], exclude: dict[int, Sequence[str]] | None = None) -> dict[str, Any]:
     """The ``posting`` section of ``hit_properties.json``: per list, its qualification and HITs in order."""
     by_list: dict[int, list[Hit]] = {}
     for hit in hits:
         by_list.setdefault(hit.list_index, []).append(hit)
-    return {"replicas": "one after another per list; lists in parallel",
-            "exclusion": "DoesNotExist on a per-list qualification granted to each worker who submits on the list",
-            "lists": [{"list": index, "qualification": exclusion_name(tag, index),
-                       "hits": [hit.code for hit in sorted(members, key=lambda hit: hit.replica)],
-                       "exclude_workers": sorted((exclude or {}).get(index, ()))}
-                      for index, members in sorted(by_list.items())]}
+    return {
+        "replicas": "one after another per list; lists in parallel",
+        "exclusion": "DoesNotExist on a per-list qualification granted to each worker who submits on the list",
+        "lists": [
+            {
+                "list": index,
+                "qualification": exclusion_name(tag, index),
+                "hits": [hit.code for hit in sorted(members, key=lambda hit: hit.replica)],
+                "exclude_workers": sorted((exclude or {}).get(index, ())),
+            }
+            for index, members in sorted(by_list.items())
+        ],
+    }
 
 
 def write_text(path: Path, text: str) -> None:

@@ -57,7 +57,8 @@ class BatchOptions:
         if self.max_assignments > MTURK_FEE_FREE_MAX_ASSIGNMENTS:
             raise OptionError(
                 f"max-assignments {self.max_assignments} is above {MTURK_FEE_FREE_MAX_ASSIGNMENTS}: MTurk charges "
-                "an extra 20% fee from 10 assignments per HIT; blimpgen posts replica HITs instead")
+                "an extra 20% fee from 10 assignments per HIT; blimpgen posts replica HITs instead"
+            )
 
     @property
     def replicas(self) -> int:
@@ -183,7 +184,8 @@ def design_batch(pairs: Iterable[MinimalPair], options: BatchOptions) -> Design:
         if len(members) < options.pairs_per_paradigm:
             raise OptionError(
                 f"{uid}: has {len(members)} pairs, fewer than --pairs-per-paradigm {options.pairs_per_paradigm}; "
-                "lower it or generate more pairs")
+                "lower it or generate more pairs"
+            )
         sampled[uid] = random.Random(f"{seed}:sample:{uid}").sample(members, options.pairs_per_paradigm)
     lists = _deal_lists(sampled, options.items_per_hit, random.Random(f"{seed}:lists"))
     chosen = {key for members in sampled.values() for key, _ in members}
@@ -192,20 +194,22 @@ def design_batch(pairs: Iterable[MinimalPair], options: BatchOptions) -> Design:
 
     tag = _batch_tag(lists, options)
     layout = [(index, replica) for index in range(len(lists)) for replica in range(options.replicas)]
-    shown = [frozenset(s for _, _, p in lists[index] for s in (p.sentence_good, p.sentence_bad))
-             for index, _ in layout]
+    shown = [frozenset(s for _, _, p in lists[index] for s in (p.sentence_good, p.sentence_bad)) for index, _ in layout]
     checks = make_checks(
         shown,
         preferred=[(key, p.sentence_good) for key, p in unsampled],
         fallback=[(key, p.sentence_good) for key in sorted(sampled) for key, p in sampled[key]],
-        rng=random.Random(f"{seed}:checks"))
+        rng=random.Random(f"{seed}:checks"),
+    )
 
     drafts: list[tuple[str, int, int, list[Item]]] = []
     edges: list[tuple[int, str]] = []
     for number, ((index, replica), check) in enumerate(zip(layout, checks, strict=True)):
         code = f"{tag}-{index + 1:03d}-{replica + 1}"
-        items = [Item(0, kind, p.UID, key, p.sentence_good, p.sentence_bad, 1, p.linguistics_term, p.field)
-                 for kind, key, p in lists[index]]
+        items = [
+            Item(0, kind, p.UID, key, p.sentence_good, p.sentence_bad, 1, p.linguistics_term, p.field)
+            for kind, key, p in lists[index]
+        ]
         items.append(Item(0, "check", "", f"check-{code}", check.good, check.bad, 1, source=check.source))
         random.Random(f"{seed}:order:{code}").shuffle(items)
         drafts.append((code, index, replica, items))
@@ -219,8 +223,19 @@ def design_batch(pairs: Iterable[MinimalPair], options: BatchOptions) -> Design:
 
 
 def _place(item: Item, slot: int, side: int) -> Item:
-    return Item(slot, item.kind, item.uid, item.pair_id, item.sentence_good, item.sentence_bad, 1 + side,
-                item.linguistics_term, item.field, item.source, item.item_id)
+    return Item(
+        slot,
+        item.kind,
+        item.uid,
+        item.pair_id,
+        item.sentence_good,
+        item.sentence_bad,
+        1 + side,
+        item.linguistics_term,
+        item.field,
+        item.source,
+        item.item_id,
+    )
 
 
 def _group(pairs: Iterable[MinimalPair]) -> dict[str, list[tuple[str, MinimalPair]]]:
@@ -236,18 +251,23 @@ def _group(pairs: Iterable[MinimalPair]) -> dict[str, list[tuple[str, MinimalPai
     return {uid: by_uid[uid] for uid in sorted(by_uid)}
 
 
-def _deal_lists(sampled: dict[str, list[tuple[str, MinimalPair]]], size: int,
-                rng: random.Random) -> list[list[tuple[str, str, MinimalPair]]]:
+def _deal_lists(
+    sampled: dict[str, list[tuple[str, MinimalPair]]], size: int, rng: random.Random
+) -> list[list[tuple[str, str, MinimalPair]]]:
     """Deal pairs round-robin over shuffled paradigms, then cut into lists of ``size``."""
     order = sorted(sampled)
     rng.shuffle(order)
     dealt = [("real", *sampled[uid][rank]) for rank in range(len(sampled[order[0]])) for uid in order]
-    return [dealt[start:start + size] for start in range(0, len(dealt), size)]
+    return [dealt[start : start + size] for start in range(0, len(dealt), size)]
 
 
-def _pad_last_list(lists: list[list[tuple[str, str, MinimalPair]]], size: int,
-                   unsampled: Sequence[tuple[str, MinimalPair]],
-                   sampled: dict[str, list[tuple[str, MinimalPair]]], rng: random.Random) -> None:
+def _pad_last_list(
+    lists: list[list[tuple[str, str, MinimalPair]]],
+    size: int,
+    unsampled: Sequence[tuple[str, MinimalPair]],
+    sampled: dict[str, list[tuple[str, MinimalPair]]],
+    rng: random.Random,
+) -> None:
     last = lists[-1]
     if len(last) == size:
         return

@@ -39,8 +39,17 @@ from blimpgen.validate.agreement import (
 from blimpgen.validate.batch import LoadedBatch, load_batch
 from blimpgen.validate.results import Malformed, ResultRow, read_results
 
-REASONS = ("malformed", "duplicate_assignment", "rejected", "incomplete", "honeypot", "non_native",
-           "failed_attention", "too_fast", "duplicate_worker_on_list")
+REASONS = (
+    "malformed",
+    "duplicate_assignment",
+    "rejected",
+    "incomplete",
+    "honeypot",
+    "non_native",
+    "failed_attention",
+    "too_fast",
+    "duplicate_worker_on_list",
+)
 DEFAULT_SECONDS_PER_ITEM = 2.0
 
 
@@ -133,8 +142,9 @@ class Analysis:
         return len(self.screened) + len(self.malformed)
 
 
-def ingest(batch_folder: Path | str, results: Sequence[Path | str],
-           options: IngestOptions = IngestOptions()) -> Analysis:
+def ingest(
+    batch_folder: Path | str, results: Sequence[Path | str], options: IngestOptions = IngestOptions()
+) -> Analysis:
     """Read a batch and its results files and compute the analysis.
 
     Args:
@@ -149,28 +159,48 @@ def ingest(batch_folder: Path | str, results: Sequence[Path | str],
     batch = load_batch(batch_folder)
     rows, malformed = read_results(results, batch)
     if malformed and not options.skip_malformed:
-        raise SpecErrors([SpecError(m.message, m.file, m.line) for m in malformed]
-                         + [SpecError(f"{len(malformed)} malformed row(s); fix them or pass --skip-malformed "
-                                      "to list them in excluded.csv")])
+        raise SpecErrors(
+            [SpecError(m.message, m.file, m.line) for m in malformed]
+            + [
+                SpecError(
+                    f"{len(malformed)} malformed row(s); fix them or pass --skip-malformed to list them in excluded.csv"
+                )
+            ]
+        )
     if not rows:
         raise DataError("no readable results rows: nothing to analyse")
     return analyse(batch, rows, malformed, options, [str(path) for path in results])
 
 
-def analyse(batch: LoadedBatch, rows: Sequence[ResultRow], malformed: Sequence[Malformed],
-            options: IngestOptions, files: Sequence[str] = ()) -> Analysis:
+def analyse(
+    batch: LoadedBatch,
+    rows: Sequence[ResultRow],
+    malformed: Sequence[Malformed],
+    options: IngestOptions,
+    files: Sequence[str] = (),
+) -> Analysis:
     """Screen rows, then compute agreement at the chosen threshold and at several others."""
     threshold = options.threshold(batch)
     screened = screen(rows, batch)
     pairs, paradigms, overall = _agreement(batch, screened, threshold, options.pass_fraction)
-    analysis = Analysis(batch=batch, files=list(files), threshold=threshold, options=options, screened=screened,
-                        malformed=list(malformed), pairs=pairs, paradigms=paradigms, overall=overall,
-                        workers=_workers(batch, screened, threshold))
+    analysis = Analysis(
+        batch=batch,
+        files=list(files),
+        threshold=threshold,
+        options=options,
+        screened=screened,
+        malformed=list(malformed),
+        pairs=pairs,
+        paradigms=paradigms,
+        overall=overall,
+        workers=_workers(batch, screened, threshold),
+    )
     for value in sorted({0.0, threshold / 2, threshold, threshold * 1.5, threshold * 2}):
         kept = [s for s in screened if not s.reasons_at(value)]
         too_fast = sum(1 for s in screened if s.reasons_at(value) == ("too_fast",))
-        analysis.speed.append(SpeedRow(value, len(kept), too_fast,
-                                       _agreement(batch, screened, value, options.pass_fraction)[2]))
+        analysis.speed.append(
+            SpeedRow(value, len(kept), too_fast, _agreement(batch, screened, value, options.pass_fraction)[2])
+        )
     return analysis
 
 
@@ -220,12 +250,16 @@ def screen(rows: Sequence[ResultRow], batch: LoadedBatch) -> list[Screened]:
 
 def judgments_of(batch: LoadedBatch, row: ResultRow) -> list[Judgment]:
     """The answered real items of a row as judgments."""
-    return [Judgment(row.worker_id, item.uid, item.pair_id, row.answers[item.slot] == str(item.good_position))
-            for item in batch.hits[row.hit_code].items if item.kind == "real" and row.answers[item.slot]]
+    return [
+        Judgment(row.worker_id, item.uid, item.pair_id, row.answers[item.slot] == str(item.good_position))
+        for item in batch.hits[row.hit_code].items
+        if item.kind == "real" and row.answers[item.slot]
+    ]
 
 
-def _agreement(batch: LoadedBatch, screened: Sequence[Screened], threshold: float,
-               pass_fraction: Fraction) -> tuple[list[PairAgreement], list[ParadigmAgreement], Overall]:
+def _agreement(
+    batch: LoadedBatch, screened: Sequence[Screened], threshold: float, pass_fraction: Fraction
+) -> tuple[list[PairAgreement], list[ParadigmAgreement], Overall]:
     judgments = [j for s in screened if not s.reasons_at(threshold) for j in judgments_of(batch, s.row)]
     pairs = pair_agreement(batch.hits.values(), judgments)
     paradigms = paradigm_agreement(pairs, pass_fraction)
@@ -257,10 +291,19 @@ def _workers(batch: LoadedBatch, screened: Sequence[Screened], threshold: float)
                 if item.kind == "check" and answer:
                     checks += 1
                     passed += answer == str(item.good_position)
-        out.append(WorkerSummary(
-            worker_id=worker, n_assignments=len(entries),
-            n_included=sum(1 for e in entries if not e.reasons_at(threshold)), reasons=reasons,
-            n_judgments=total, n_good=good, n_included_judgments=kept_total, n_included_good=kept_good,
-            checks_passed=passed, checks_total=checks,
-            median_seconds=float(statistics.median(e.row.seconds for e in entries))))
+        out.append(
+            WorkerSummary(
+                worker_id=worker,
+                n_assignments=len(entries),
+                n_included=sum(1 for e in entries if not e.reasons_at(threshold)),
+                reasons=reasons,
+                n_judgments=total,
+                n_good=good,
+                n_included_judgments=kept_total,
+                n_included_good=kept_good,
+                checks_passed=passed,
+                checks_total=checks,
+                median_seconds=float(statistics.median(e.row.seconds for e in entries)),
+            )
+        )
     return out

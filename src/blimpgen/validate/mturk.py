@@ -68,8 +68,9 @@ def post_batch(batch_folder: Path | str, *, sandbox: bool = True, client: Any = 
     posted = batch.folder / POSTED_FILE
     if posted.exists():
         raise OptionError(f"{posted}: this batch was already posted; delete the file only if its HITs are gone")
-    questions = {code: batch.folder / "questions" / f"{code}.xml" for plan in batch.posting_lists()
-                 for code in plan.hits}
+    questions = {
+        code: batch.folder / "questions" / f"{code}.xml" for plan in batch.posting_lists() for code in plan.hits
+    }
     missing = [str(path) for path in questions.values() if not path.is_file()]
     if missing:
         raise DataError(f"{missing[0]}: no HTMLQuestion file; write the batch with --questions to post it")
@@ -83,23 +84,41 @@ def post_batch(batch_folder: Path | str, *, sandbox: bool = True, client: Any = 
     rows = []
     for plan in batch.posting_lists():
         qualification = client.create_qualification_type(
-            Name=plan.qualification, QualificationTypeStatus="Active",
+            Name=plan.qualification,
+            QualificationTypeStatus="Active",
             Description="Already did this list of sentences (blimpgen); keeps a worker off its other copies.",
-            )["QualificationType"]["QualificationTypeId"]
+        )["QualificationType"]["QualificationTypeId"]
         for worker in plan.exclude_workers:
             _grant(client, qualification, worker)
-        requirements = [*props["QualificationRequirements"],
-                        {"QualificationTypeId": qualification, "Comparator": "DoesNotExist",
-                         "ActionsGuarded": "DiscoverPreviewAndAccept"}]
+        requirements = [
+            *props["QualificationRequirements"],
+            {
+                "QualificationTypeId": qualification,
+                "Comparator": "DoesNotExist",
+                "ActionsGuarded": "DiscoverPreviewAndAccept",
+            },
+        ]
         hit_type = client.create_hit_type(
             AutoApprovalDelayInSeconds=props["AutoApprovalDelayInSeconds"],
-            AssignmentDurationInSeconds=props["AssignmentDurationInSeconds"], Reward=props["Reward"],
-            Title=props["Title"], Keywords=props["Keywords"], Description=props["Description"],
-            QualificationRequirements=requirements)["HITTypeId"]
+            AssignmentDurationInSeconds=props["AssignmentDurationInSeconds"],
+            Reward=props["Reward"],
+            Title=props["Title"],
+            Keywords=props["Keywords"],
+            Description=props["Description"],
+            QualificationRequirements=requirements,
+        )["HITTypeId"]
         for number, code in enumerate(plan.hits):
             hit_id = _create_hit(client, batch, code, hit_type) if number == 0 else ""
-            rows.append({"hit_code": code, "list": str(plan.list_index), "HITId": hit_id, "HITTypeId": hit_type,
-                         "QualificationTypeId": qualification, "endpoint": endpoint})
+            rows.append(
+                {
+                    "hit_code": code,
+                    "list": str(plan.list_index),
+                    "HITId": hit_id,
+                    "HITTypeId": hit_type,
+                    "QualificationTypeId": qualification,
+                    "endpoint": endpoint,
+                }
+            )
     _write_posted(posted, rows)
     return posted
 
@@ -145,15 +164,20 @@ def advance_batch(batch_folder: Path | str, *, client: Any = None) -> tuple[int,
 def _create_hit(client: Any, batch: LoadedBatch, code: str, hit_type: str) -> str:
     question = (batch.folder / "questions" / f"{code}.xml").read_text(encoding="utf-8")
     response = client.create_hit_with_hit_type(
-        HITTypeId=hit_type, MaxAssignments=batch.assignments(code),
-        LifetimeInSeconds=batch.properties["LifetimeInSeconds"], Question=question,
-        RequesterAnnotation=code, UniqueRequestToken=code[:64])
+        HITTypeId=hit_type,
+        MaxAssignments=batch.assignments(code),
+        LifetimeInSeconds=batch.properties["LifetimeInSeconds"],
+        Question=question,
+        RequesterAnnotation=code,
+        UniqueRequestToken=code[:64],
+    )
     return str(response["HIT"]["HITId"])
 
 
 def _grant(client: Any, qualification: str, worker: str) -> None:
-    client.associate_qualification_with_worker(QualificationTypeId=qualification, WorkerId=worker,
-                                               IntegerValue=1, SendNotification=False)
+    client.associate_qualification_with_worker(
+        QualificationTypeId=qualification, WorkerId=worker, IntegerValue=1, SendNotification=False
+    )
 
 
 def _read_posted(folder: Path) -> list[dict[str, str]]:
@@ -223,6 +247,11 @@ def _assignments(client: Any, hit_id: str) -> list[dict[str, Any]]:
 def _submission(code: str, assignment: dict[str, Any]) -> Submission:
     accept, submit = assignment["AcceptTime"], assignment["SubmitTime"]
     return Submission(
-        hit_code=code, worker_id=assignment["WorkerId"], answers=parse_answer_xml(assignment["Answer"]),
-        seconds=max(0, round((submit - accept).total_seconds())), accept_time=accept.replace(tzinfo=None),
-        status=assignment["AssignmentStatus"], assignment_id=assignment["AssignmentId"])
+        hit_code=code,
+        worker_id=assignment["WorkerId"],
+        answers=parse_answer_xml(assignment["Answer"]),
+        seconds=max(0, round((submit - accept).total_seconds())),
+        accept_time=accept.replace(tzinfo=None),
+        status=assignment["AssignmentStatus"],
+        assignment_id=assignment["AssignmentId"],
+    )

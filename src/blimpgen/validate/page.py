@@ -43,13 +43,11 @@ _PLACEHOLDER = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 @functools.cache
 def _template() -> jinja2.Template:
     source = (resources.files("blimpgen.validate") / "templates" / "hit.html").read_text(encoding="utf-8")
-    environment = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined,
-                                     keep_trailing_newline=True)
+    environment = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
     return environment.from_string(source)
 
 
-def render_page(n_items: int, *, standalone: bool, title: str = DEFAULT_TITLE,
-                submit_url: str = SUBMIT_URL) -> str:
+def render_page(n_items: int, *, standalone: bool, title: str = DEFAULT_TITLE, submit_url: str = SUBMIT_URL) -> str:
     """Render the HIT page with ``${…}`` placeholders left in.
 
     Args:
@@ -63,8 +61,15 @@ def render_page(n_items: int, *, standalone: bool, title: str = DEFAULT_TITLE,
         The page's HTML.
     """
     return _template().render(
-        n_items=n_items, standalone=standalone, title=title, submit_url=submit_url,
-        question_prefix=QUESTION_PREFIX, native=NATIVE_FIELD, honeypot=HONEYPOT_FIELD, elapsed=ELAPSED_FIELD)
+        n_items=n_items,
+        standalone=standalone,
+        title=title,
+        submit_url=submit_url,
+        question_prefix=QUESTION_PREFIX,
+        native=NATIVE_FIELD,
+        honeypot=HONEYPOT_FIELD,
+        elapsed=ELAPSED_FIELD,
+    )
 
 
 def placeholders(html: str) -> list[str]:
@@ -115,6 +120,8 @@ def question_xml(html: str, frame_height: int = 0) -> str:
         The XML text, with the page in a CDATA section (a ``]]>`` inside is split safely).
     """
     cdata = html.replace("]]>", "]]]]><![CDATA[>")
-    return (f'<?xml version="1.0" encoding="UTF-8"?>\n<HTMLQuestion xmlns="{HTML_QUESTION_XMLNS}">\n'
-            f"<HTMLContent><![CDATA[{cdata}]]></HTMLContent>\n"
-            f"<FrameHeight>{frame_height}</FrameHeight>\n</HTMLQuestion>\n")
+    return (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<HTMLQuestion xmlns="{HTML_QUESTION_XMLNS}">\n'
+        f"<HTMLContent><![CDATA[{cdata}]]></HTMLContent>\n"
+        f"<FrameHeight>{frame_height}</FrameHeight>\n</HTMLQuestion>\n"
+    )

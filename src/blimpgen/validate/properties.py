@@ -72,19 +72,35 @@ class HitProperties:
         """The ``QualificationRequirements`` list, in boto3's ``create_hit_type`` shape."""
         requirements: list[dict[str, Any]] = []
         if self.locales:
-            requirements.append({"QualificationTypeId": LOCALE_QUALIFICATION, "Comparator": "In",
-                                 "LocaleValues": [{"Country": code} for code in self.locales]})
+            requirements.append(
+                {
+                    "QualificationTypeId": LOCALE_QUALIFICATION,
+                    "Comparator": "In",
+                    "LocaleValues": [{"Country": code} for code in self.locales],
+                }
+            )
         if self.min_approval_rate:
-            requirements.append({"QualificationTypeId": APPROVAL_RATE_QUALIFICATION,
-                                 "Comparator": "GreaterThanOrEqualTo", "IntegerValues": [self.min_approval_rate]})
+            requirements.append(
+                {
+                    "QualificationTypeId": APPROVAL_RATE_QUALIFICATION,
+                    "Comparator": "GreaterThanOrEqualTo",
+                    "IntegerValues": [self.min_approval_rate],
+                }
+            )
         if self.min_approved_hits:
-            requirements.append({"QualificationTypeId": APPROVED_HITS_QUALIFICATION,
-                                 "Comparator": "GreaterThanOrEqualTo", "IntegerValues": [self.min_approved_hits]})
+            requirements.append(
+                {
+                    "QualificationTypeId": APPROVED_HITS_QUALIFICATION,
+                    "Comparator": "GreaterThanOrEqualTo",
+                    "IntegerValues": [self.min_approved_hits],
+                }
+            )
         return requirements
 
 
-def suggest_reward(n_items: int, hourly_wage: Decimal, seconds_per_item: float = 8.0,
-                   overhead_seconds: float = 60.0) -> Decimal:
+def suggest_reward(
+    n_items: int, hourly_wage: Decimal, seconds_per_item: float = 8.0, overhead_seconds: float = 60.0
+) -> Decimal:
     """A reward that pays ``hourly_wage`` for the expected time, rounded up to the cent.
 
     Args:
@@ -115,6 +131,13 @@ def estimate_cost(reward: Decimal, n_hits: int, assignments_per_hit: int) -> dic
     rewards = reward * assignments
     fees = fee * assignments
     rate = FEE_RATE + (LARGE_HIT_FEE_RATE if assignments_per_hit >= LARGE_HIT_ASSIGNMENTS else 0)
-    return {"assignments": assignments, "reward_per_assignment": str(reward), "rewards": str(rewards),
-            "fee_rate": str(rate), "fee_per_assignment": str(fee), "fees": str(fees), "total": str(rewards + fees),
-            "currency": "USD"}
+    return {
+        "assignments": assignments,
+        "reward_per_assignment": str(reward),
+        "rewards": str(rewards),
+        "fee_rate": str(rate),
+        "fee_per_assignment": str(fee),
+        "fees": str(fees),
+        "total": str(rewards + fees),
+        "currency": "USD",
+    }

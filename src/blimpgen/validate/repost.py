@@ -67,8 +67,14 @@ class TopUp:
     cost: dict[str, Any]
 
 
-def write_topup(batch_folder: Path | str, results: Sequence[Path | str], out: Path | str,
-                options: IngestOptions | None = None, *, force: bool = False) -> TopUp:
+def write_topup(
+    batch_folder: Path | str,
+    results: Sequence[Path | str],
+    out: Path | str,
+    options: IngestOptions | None = None,
+    *,
+    force: bool = False,
+) -> TopUp:
     """Write a top-up batch for the pairs of ``batch_folder`` below the requested judgments.
 
     Args:
@@ -131,13 +137,22 @@ def write_topup(batch_folder: Path | str, results: Sequence[Path | str], out: Pa
     properties = json.loads(json.dumps(batch.properties))
     reward = Decimal(properties["Reward"])
     costs = [estimate_cost(reward, 1, assignments[hit.code]) for hit in new_hits]
-    cost = {**costs[0], "assignments": sum(c["assignments"] for c in costs),
-            **{name: str(sum(Decimal(c[name]) for c in costs)) for name in ("rewards", "fees", "total")}}
+    cost = {
+        **costs[0],
+        "assignments": sum(c["assignments"] for c in costs),
+        **{name: str(sum(Decimal(c[name]) for c in costs)) for name in ("rewards", "fees", "total")},
+    }
     properties["MaxAssignments"] = max(assignments.values())
-    properties["blimpgen"].update({
-        "topup_of": str(batch.folder), "hits": len(new_hits), "cost": cost, "assignments": assignments,
-        "shortfall": {str(index): short for index, short in shortfall.items()},
-        "posting": posting_plan(batch.tag, new_hits, {index: sorted(found) for index, found in exclude.items()})})
+    properties["blimpgen"].update(
+        {
+            "topup_of": str(batch.folder),
+            "hits": len(new_hits),
+            "cost": cost,
+            "assignments": assignments,
+            "shortfall": {str(index): short for index, short in shortfall.items()},
+            "posting": posting_plan(batch.tag, new_hits, {index: sorted(found) for index, found in exclude.items()}),
+        }
+    )
 
     layout = read_text(batch.folder / LAYOUT_FILE)
     page_path = batch.folder / PAGE_FILE
@@ -156,4 +171,3 @@ def write_topup(batch_folder: Path | str, results: Sequence[Path | str], out: Pa
             write_text(tmp / "preview" / f"{hit.code}.html", page)
             write_text(tmp / "questions" / f"{hit.code}.xml", question_xml(page))
     return TopUp(folder=out, hits=tuple(new_hits), shortfall=shortfall, assignments=assignments, cost=cost)
-

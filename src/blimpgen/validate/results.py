@@ -123,14 +123,14 @@ def _read_file(path: Path, batch: LoadedBatch, order: int) -> Iterator[ResultRow
         try:
             yield from _read_rows(handle, path, batch, order)
         except UnicodeDecodeError as exc:
-            raise SpecError(f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x}); save the results file as "
-                            "UTF-8", str(path)) from None
+            raise SpecError(
+                f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x}); save the results file as UTF-8", str(path)
+            ) from None
         finally:
             csv.field_size_limit(limit)
 
 
-def _read_rows(handle: io.TextIOWrapper, path: Path, batch: LoadedBatch, order: int
-               ) -> Iterator[ResultRow | Malformed]:
+def _read_rows(handle: io.TextIOWrapper, path: Path, batch: LoadedBatch, order: int) -> Iterator[ResultRow | Malformed]:
     reader = csv.reader(handle)
     try:
         header = next(reader)
@@ -164,21 +164,33 @@ def _check_header(header: list[str], path: Path, batch: LoadedBatch) -> None:
     twice = sorted({name for name in header if header.count(name) > 1})
     if twice:
         columns = ", ".join(str(i + 1) for i, name in enumerate(header) if name == twice[0])
-        raise SpecError(f"column {twice[0]!r} appears more than once (columns {columns}); which one counts is "
-                        "unclear: remove the extra column", str(path), 1)
+        raise SpecError(
+            f"column {twice[0]!r} appears more than once (columns {columns}); which one counts is "
+            "unclear: remove the extra column",
+            str(path),
+            1,
+        )
     missing = [name for name in needed if name not in header]
     if f"Input.{HIT_FIELD}" not in header and f"Answer.{HIT_FIELD}" not in header:
         missing.append(f"Input.{HIT_FIELD}")
     if missing:
-        raise SpecError(f"missing column(s) {', '.join(missing)}: is this the MTurk results file of batch "
-                        f"{batch.tag} ({batch.slots} items per HIT)?", str(path), 1)
+        raise SpecError(
+            f"missing column(s) {', '.join(missing)}: is this the MTurk results file of batch "
+            f"{batch.tag} ({batch.slots} items per HIT)?",
+            str(path),
+            1,
+        )
 
 
-def _parse_row(fields: list[str], header: list[str], path: Path, line: int, order: int,
-               batch: LoadedBatch) -> ResultRow | Malformed:
+def _parse_row(
+    fields: list[str], header: list[str], path: Path, line: int, order: int, batch: LoadedBatch
+) -> ResultRow | Malformed:
     raw = dict(zip(header, fields, strict=False))  # a count mismatch is reported below
-    ids = {"assignment_id": raw.get("AssignmentId", ""), "worker_id": raw.get("WorkerId", ""),
-           "hit_id": raw.get("HITId", "")}
+    ids = {
+        "assignment_id": raw.get("AssignmentId", ""),
+        "worker_id": raw.get("WorkerId", ""),
+        "hit_id": raw.get("HITId", ""),
+    }
 
     def bad(message: str) -> Malformed:
         return Malformed(str(path), line, message, raw=raw, **ids)
@@ -209,15 +221,28 @@ def _parse_row(fields: list[str], header: list[str], path: Path, line: int, orde
         for column, sentence in zip("ab", item.options, strict=True):
             text = raw.get(f"Input.s{item.slot}_{column}")
             if text is not None and text != element_text(sentence):
-                return bad(f"Input.s{item.slot}_{column} differs from the batch key: the worker saw other sentences "
-                           "than the key scores")
+                return bad(
+                    f"Input.s{item.slot}_{column} differs from the batch key: the worker saw other sentences "
+                    "than the key scores"
+                )
         answers[item.slot] = value
     native = raw[f"Answer.{NATIVE_FIELD}"].strip().lower()
     if native not in NATIVE_ANSWERS:
         return bad(f"Answer.{NATIVE_FIELD} is {native!r}; expected yes, no or empty")
     return ResultRow(
-        file=str(path), line=line, order=order, hit_id=ids["hit_id"], assignment_id=ids["assignment_id"],
-        worker_id=ids["worker_id"], hit_code=code, status=status, seconds=int(seconds_text),
-        submit_time=parse_submit_time(raw.get("SubmitTime", "")), answers=answers, native=native,
-        honeypot=raw.get(f"Answer.{HONEYPOT_FIELD}", ""), elapsed=raw.get(f"Answer.{ELAPSED_FIELD}", ""),
-        marked_reject=bool(raw.get("Reject", "").strip()))
+        file=str(path),
+        line=line,
+        order=order,
+        hit_id=ids["hit_id"],
+        assignment_id=ids["assignment_id"],
+        worker_id=ids["worker_id"],
+        hit_code=code,
+        status=status,
+        seconds=int(seconds_text),
+        submit_time=parse_submit_time(raw.get("SubmitTime", "")),
+        answers=answers,
+        native=native,
+        honeypot=raw.get(f"Answer.{HONEYPOT_FIELD}", ""),
+        elapsed=raw.get(f"Answer.{ELAPSED_FIELD}", ""),
+        marked_reject=bool(raw.get("Reject", "").strip()),
+    )

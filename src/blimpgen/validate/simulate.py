@@ -35,11 +35,34 @@ from blimpgen.validate.batch import BATCH_FILE, LoadedBatch, batch_files, load_b
 from blimpgen.validate.page import ELAPSED_FIELD, HIT_FIELD, HONEYPOT_FIELD, NATIVE_FIELD, QUESTION_PREFIX
 
 BOOKKEEPING_COLUMNS = (
-    "HITId", "HITTypeId", "Title", "Description", "Keywords", "Reward", "CreationTime", "MaxAssignments",
-    "RequesterAnnotation", "AssignmentDurationInSeconds", "AutoApprovalDelayInSeconds", "Expiration",
-    "NumberOfSimilarHITs", "LifetimeInSeconds", "AssignmentId", "WorkerId", "AssignmentStatus", "AcceptTime",
-    "SubmitTime", "AutoApprovalTime", "ApprovalTime", "RejectionTime", "RequesterFeedback", "WorkTimeInSeconds",
-    "LifetimeApprovalRate", "Last30DaysApprovalRate", "Last7DaysApprovalRate")
+    "HITId",
+    "HITTypeId",
+    "Title",
+    "Description",
+    "Keywords",
+    "Reward",
+    "CreationTime",
+    "MaxAssignments",
+    "RequesterAnnotation",
+    "AssignmentDurationInSeconds",
+    "AutoApprovalDelayInSeconds",
+    "Expiration",
+    "NumberOfSimilarHITs",
+    "LifetimeInSeconds",
+    "AssignmentId",
+    "WorkerId",
+    "AssignmentStatus",
+    "AcceptTime",
+    "SubmitTime",
+    "AutoApprovalTime",
+    "ApprovalTime",
+    "RejectionTime",
+    "RequesterFeedback",
+    "WorkTimeInSeconds",
+    "LifetimeApprovalRate",
+    "Last30DaysApprovalRate",
+    "Last7DaysApprovalRate",
+)
 TIME_FORMAT = "%a %b %d %H:%M:%S UTC %Y"
 START = datetime(2024, 3, 4, 9, 0, 0)
 
@@ -74,10 +97,16 @@ class SimulationOptions:
     seed: int = 0
 
     def __post_init__(self) -> None:
-        shares = {"accuracy": self.accuracy, "accuracy-spread": self.accuracy_spread, "bots": self.bots,
-                  "inattentive": self.inattentive, "non-native": self.non_native, "rejected": self.rejected,
-                  "check-accuracy": self.check_accuracy, **{f"paradigm-accuracy {uid}": value
-                                                            for uid, value in self.paradigm_accuracy.items()}}
+        shares = {
+            "accuracy": self.accuracy,
+            "accuracy-spread": self.accuracy_spread,
+            "bots": self.bots,
+            "inattentive": self.inattentive,
+            "non-native": self.non_native,
+            "rejected": self.rejected,
+            "check-accuracy": self.check_accuracy,
+            **{f"paradigm-accuracy {uid}": value for uid, value in self.paradigm_accuracy.items()},
+        }
         for name, value in shares.items():
             if not 0 <= value <= 1:
                 raise OptionError(f"{name} must be between 0 and 1, got {value}")
@@ -120,8 +149,9 @@ def mturk_id(text: str, length: int = 30) -> str:
     return base64.b32encode(hashlib.sha256(text.encode()).digest()).decode()[:length]
 
 
-def simulate(batch_folder: Path | str, out: Path | str,
-             options: SimulationOptions = SimulationOptions()) -> SimulationResult:
+def simulate(
+    batch_folder: Path | str, out: Path | str, options: SimulationOptions = SimulationOptions()
+) -> SimulationResult:
     """Write an MTurk-format results CSV for ``batch_folder`` from simulated workers.
 
     Raises:
@@ -133,24 +163,31 @@ def simulate(batch_folder: Path | str, out: Path | str,
     uids = {item.uid for hit in batch.hits.values() for item in hit.items if item.kind == "real"}
     unknown = sorted(set(options.paradigm_accuracy) - uids)
     if unknown:
-        raise OptionError(f"paradigm-accuracy: {', '.join(unknown)} not in this batch; "
-                          f"it has {', '.join(sorted(uids))}")
+        raise OptionError(
+            f"paradigm-accuracy: {', '.join(unknown)} not in this batch; it has {', '.join(sorted(uids))}"
+        )
     per_list = max(sum(batch.assignments(code) for code in plan.hits) for plan in batch.posting_lists())
     if options.workers < per_list:
-        raise OptionError(f"workers {options.workers} is below the {per_list} assignments of a list "
-                          "(each needs a worker of its own)")
+        raise OptionError(
+            f"workers {options.workers} is below the {per_list} assignments of a list (each needs a worker of its own)"
+        )
     pool = _pool(options, random.Random(f"{options.seed}:simulate"))
     submissions, unfilled = _run_market(batch, pool, options, random.Random(f"{options.seed}:{batch.tag}:market"))
     path = write_results(out, batch, submissions)
     attentive = [w for w in pool if w.kind == "attentive"]
-    expected = {uid: sum(_accuracy(w, uid, options) for w in attentive) / len(attentive) for uid in sorted(uids)} \
-        if attentive else {}
-    return SimulationResult(path=path, n_rows=len(submissions), workers=tuple(pool), expected_individual=expected,
-                            unfilled=unfilled)
+    expected = (
+        {uid: sum(_accuracy(w, uid, options) for w in attentive) / len(attentive) for uid in sorted(uids)}
+        if attentive
+        else {}
+    )
+    return SimulationResult(
+        path=path, n_rows=len(submissions), workers=tuple(pool), expected_individual=expected, unfilled=unfilled
+    )
 
 
-def _run_market(batch: LoadedBatch, pool: Sequence[SimulatedWorker], options: SimulationOptions,
-                rng: random.Random) -> tuple[list[Submission], int]:
+def _run_market(
+    batch: LoadedBatch, pool: Sequence[SimulatedWorker], options: SimulationOptions, rng: random.Random
+) -> tuple[list[Submission], int]:
     """Play the marketplace as the posting script runs it (:class:`~blimpgen.validate.batch.PostingList`).
 
     Workers arrive one at a time and take a random open HIT they qualify for: one they have not
@@ -193,8 +230,13 @@ def _run_market(batch: LoadedBatch, pool: Sequence[SimulatedWorker], options: Si
         now, number = heapq.heappop(arrivals)
         settle(now)
         worker = pool[number]
-        eligible = [code for code, left in open_hits.items() if left and worker.worker_id not in takers[code]
-                    and worker.worker_id not in excluded[batch.hits[code].list_index]]
+        eligible = [
+            code
+            for code, left in open_hits.items()
+            if left
+            and worker.worker_id not in takers[code]
+            and worker.worker_id not in excluded[batch.hits[code].list_index]
+        ]
         if not eligible:
             if submits:  # a submission may open a replica this worker can take
                 heapq.heappush(arrivals, (submits[0][0] + rng.uniform(1, 60), number))
@@ -217,10 +259,21 @@ def _run_market(batch: LoadedBatch, pool: Sequence[SimulatedWorker], options: Si
 
 def results_columns(batch: LoadedBatch, inputs: Sequence[str]) -> list[str]:
     """The header of an MTurk results file for ``batch`` whose ``batch.csv`` had ``inputs``."""
-    answers = [HIT_FIELD, *(f"{QUESTION_PREFIX}{slot}" for slot in range(1, batch.slots + 1)),
-               NATIVE_FIELD, HONEYPOT_FIELD, ELAPSED_FIELD, "comments"]
-    return [*BOOKKEEPING_COLUMNS, *(f"Input.{name}" for name in inputs), *(f"Answer.{name}" for name in answers),
-            "Approve", "Reject"]
+    answers = [
+        HIT_FIELD,
+        *(f"{QUESTION_PREFIX}{slot}" for slot in range(1, batch.slots + 1)),
+        NATIVE_FIELD,
+        HONEYPOT_FIELD,
+        ELAPSED_FIELD,
+        "comments",
+    ]
+    return [
+        *BOOKKEEPING_COLUMNS,
+        *(f"Input.{name}" for name in inputs),
+        *(f"Answer.{name}" for name in answers),
+        "Approve",
+        "Reject",
+    ]
 
 
 def write_results(out: Path | str, batch: LoadedBatch, submissions: Iterable[Submission]) -> Path:
@@ -232,20 +285,30 @@ def write_results(out: Path | str, batch: LoadedBatch, submissions: Iterable[Sub
     for sub in submissions:
         submit = sub.accept_time + timedelta(seconds=sub.seconds)
         row = {name: "" for name in header}
-        row.update({
-            "HITId": mturk_id(f"hit:{sub.hit_code}"), "HITTypeId": mturk_id(f"type:{batch.tag}"),
-            "Title": properties.get("Title", ""), "Description": properties.get("Description", ""),
-            "Keywords": properties.get("Keywords", ""), "Reward": f"${properties.get('Reward', '')}",
-            "CreationTime": START.strftime(TIME_FORMAT), "MaxAssignments": str(batch.assignments_per_hit),
-            "AssignmentDurationInSeconds": str(properties.get("AssignmentDurationInSeconds", "")),
-            "AutoApprovalDelayInSeconds": str(properties.get("AutoApprovalDelayInSeconds", "")),
-            "LifetimeInSeconds": str(properties.get("LifetimeInSeconds", "")),
-            "AssignmentId": sub.assignment_id or mturk_id(f"assignment:{sub.hit_code}:{sub.worker_id}"),
-            "WorkerId": sub.worker_id, "AssignmentStatus": sub.status,
-            "AcceptTime": sub.accept_time.strftime(TIME_FORMAT), "SubmitTime": submit.strftime(TIME_FORMAT),
-            "WorkTimeInSeconds": str(sub.seconds),
-            "LifetimeApprovalRate": "100% (0/0)", "Last30DaysApprovalRate": "100% (0/0)",
-            "Last7DaysApprovalRate": "100% (0/0)"})
+        row.update(
+            {
+                "HITId": mturk_id(f"hit:{sub.hit_code}"),
+                "HITTypeId": mturk_id(f"type:{batch.tag}"),
+                "Title": properties.get("Title", ""),
+                "Description": properties.get("Description", ""),
+                "Keywords": properties.get("Keywords", ""),
+                "Reward": f"${properties.get('Reward', '')}",
+                "CreationTime": START.strftime(TIME_FORMAT),
+                "MaxAssignments": str(batch.assignments_per_hit),
+                "AssignmentDurationInSeconds": str(properties.get("AssignmentDurationInSeconds", "")),
+                "AutoApprovalDelayInSeconds": str(properties.get("AutoApprovalDelayInSeconds", "")),
+                "LifetimeInSeconds": str(properties.get("LifetimeInSeconds", "")),
+                "AssignmentId": sub.assignment_id or mturk_id(f"assignment:{sub.hit_code}:{sub.worker_id}"),
+                "WorkerId": sub.worker_id,
+                "AssignmentStatus": sub.status,
+                "AcceptTime": sub.accept_time.strftime(TIME_FORMAT),
+                "SubmitTime": submit.strftime(TIME_FORMAT),
+                "WorkTimeInSeconds": str(sub.seconds),
+                "LifetimeApprovalRate": "100% (0/0)",
+                "Last30DaysApprovalRate": "100% (0/0)",
+                "Last7DaysApprovalRate": "100% (0/0)",
+            }
+        )
         if sub.status == "Rejected":
             row["RejectionTime"] = submit.strftime(TIME_FORMAT)
         row.update({f"Input.{name}": value for name, value in inputs[sub.hit_code].items()})
@@ -285,8 +348,7 @@ def _pool(options: SimulationOptions, rng: random.Random) -> list[SimulatedWorke
             native = attentive_seen >= n_non_native
             attentive_seen += 1
         offset = rng.uniform(-options.accuracy_spread, options.accuracy_spread)
-        pool.append(SimulatedWorker("A" + mturk_id(f"worker:{options.seed}:{number}", 13), kind,
-                                    offset, native))
+        pool.append(SimulatedWorker("A" + mturk_id(f"worker:{options.seed}:{number}", 13), kind, offset, native))
     return pool
 
 
@@ -295,8 +357,14 @@ def _accuracy(worker: SimulatedWorker, uid: str, options: SimulationOptions) -> 
     return min(1.0, max(0.0, base + worker.accuracy))
 
 
-def _answer(batch: LoadedBatch, code: str, worker: SimulatedWorker, options: SimulationOptions,
-            rng: random.Random, accept: datetime) -> Submission:
+def _answer(
+    batch: LoadedBatch,
+    code: str,
+    worker: SimulatedWorker,
+    options: SimulationOptions,
+    rng: random.Random,
+    accept: datetime,
+) -> Submission:
     hit = batch.hits[code]
     answers = {HIT_FIELD: code, HONEYPOT_FIELD: "", "comments": ""}
     for item in hit.items:
@@ -322,5 +390,6 @@ def _answer(batch: LoadedBatch, code: str, worker: SimulatedWorker, options: Sim
         answers[NATIVE_FIELD] = "yes" if worker.native else "no"
     answers[ELAPSED_FIELD] = f"{max(0.5, seconds - rng.uniform(0.5, 3)):.1f}"
     status = "Rejected" if rng.random() < options.rejected else "Submitted"
-    return Submission(hit_code=code, worker_id=worker.worker_id, answers=answers, seconds=seconds,
-                      accept_time=accept, status=status)
+    return Submission(
+        hit_code=code, worker_id=worker.worker_id, answers=answers, seconds=seconds, accept_time=accept, status=status
+    )

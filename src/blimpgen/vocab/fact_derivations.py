@@ -27,8 +27,9 @@ from blimpgen.vocab.query import evaluate
 FREQUENCY_ORDER = ("never", "rarely", "sometimes", "often", "always")
 
 
-def derive_frequency_facts(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon, words: BaseWords,
-                           tables: Tables) -> RowsAndErrors:
+def derive_frequency_facts(
+    rows: list[FactRow], spec: TableSpec, lexicon: Lexicon, words: BaseWords, tables: Tables
+) -> RowsAndErrors:
     """Expand frequency rules over the ``isa`` taxonomy: a rule on ``bird`` holds for every noun
     below bird; for each noun and predicate the most specific rule wins (the noun's own, else
     the nearest ancestor's). Two rules at the same distance that disagree are an error at both.
@@ -57,14 +58,26 @@ def derive_frequency_facts(rows: list[FactRow], spec: TableSpec, lexicon: Lexico
                     listed = ", ".join(f"{x.get('subject')}: {x.get('frequency')}" for x in found)
                     for r in found:
                         file, line = r.source.rsplit(":", 1)
-                        errors.append(LexiconError(f"{lemma!r} gets '{verb} {obj}' from rules that disagree at the "
-                                                   f"same distance ({listed}); add a rule for it", file, int(line),
-                                                   "subject"))
+                        errors.append(
+                            LexiconError(
+                                f"{lemma!r} gets '{verb} {obj}' from rules that disagree at the "
+                                f"same distance ({listed}); add a rule for it",
+                                file,
+                                int(line),
+                                "subject",
+                            )
+                        )
                     break
                 rule, frequency = found[0], answers.pop()
                 if frequency != "skip":
-                    values = {"noun": lemma, "subject": noun.text if noun.get("mass") else with_article(noun.text),
-                              "verb": verb, "object": obj, "frequency": frequency, "rule": rule.get("subject")}
+                    values = {
+                        "noun": lemma,
+                        "subject": noun.text if noun.get("mass") else with_article(noun.text),
+                        "verb": verb,
+                        "object": obj,
+                        "frequency": frequency,
+                        "rule": rule.get("subject"),
+                    }
                     out.append(FactRow(spec.name, rule.fact_id + f"/{lemma}", rule.source, values, {"noun": noun}))
                 break
     return out, errors
@@ -101,8 +114,9 @@ def _root(lemma: str, words: BaseWords) -> tuple[str, str]:
         seen.add(top)
 
 
-def derive_concepts(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon, words: BaseWords,
-                    tables: Tables) -> RowsAndErrors:
+def derive_concepts(
+    rows: list[FactRow], spec: TableSpec, lexicon: Lexicon, words: BaseWords, tables: Tables
+) -> RowsAndErrors:
     """One row per concept of ``properties``: the set of its properties (``relation:value``), of
     the relations it is described for (a concept is described completely for each of those), and
     its place in the isa tree (``parent``, ``top``). A concept has at most one ``made_of``: its
@@ -116,21 +130,39 @@ def derive_concepts(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon, word
         word = members[0].word("concept")
         if word.get("mass"):
             file, line = members[0].source.rsplit(":", 1)
-            errors.append(LexiconError(f"{concept!r} is a mass noun; concepts are count nouns (a question's answer, "
-                                       "'a(n) X' in a context)", file, int(line), "concept"))
+            errors.append(
+                LexiconError(
+                    f"{concept!r} is a mass noun; concepts are count nouns (a question's answer, "
+                    "'a(n) X' in a context)",
+                    file,
+                    int(line),
+                    "concept",
+                )
+            )
             continue
         materials = [r for r in members if r.get("relation") == "made_of"]
         if len(materials) > 1:  # 'made of' is the one usual material: with two, 'not made of X' is unclear
             listed = ", ".join(r.get("value") for r in materials)
             for r in materials[1:]:
                 file, line = r.source.rsplit(":", 1)
-                errors.append(LexiconError(f"{concept!r} has more than one made_of ({listed}); made_of is the one "
-                                           "usual material: keep it, or leave made_of out where it varies",
-                                           file, int(line), "value"))
+                errors.append(
+                    LexiconError(
+                        f"{concept!r} has more than one made_of ({listed}); made_of is the one "
+                        "usual material: keep it, or leave made_of out where it varies",
+                        file,
+                        int(line),
+                        "value",
+                    )
+                )
         parent, top = _root(concept, words)
-        values = {"concept": concept, "properties": frozenset(property_key(r) for r in members),
-                  "relations": frozenset(r.get("relation") for r in members), "parent": parent, "top": top,
-                  "classes": _classes(word)}
+        values = {
+            "concept": concept,
+            "properties": frozenset(property_key(r) for r in members),
+            "relations": frozenset(r.get("relation") for r in members),
+            "parent": parent,
+            "top": top,
+            "classes": _classes(word),
+        }
         out.append(FactRow(spec.name, members[0].fact_id, members[0].source, values, {"concept": word}))
     return out, errors
 
@@ -146,26 +178,35 @@ def _classes(word: Word) -> frozenset[str]:
 
 
 # How a property reads in a question, and negated: the relation's words, then the value.
-PROPERTY_FRAMES = {"found_in": ("is usually found {}", "is not usually found {}"),
-                   "used_to": ("is used to {}", "is not used to {}"),
-                   "made_of": ("is made of {}", "is not made of {}"),
-                   "has_part": ("has {}", "does not have {}")}
+PROPERTY_FRAMES = {
+    "found_in": ("is usually found {}", "is not usually found {}"),
+    "used_to": ("is used to {}", "is not used to {}"),
+    "made_of": ("is made of {}", "is not made of {}"),
+    "has_part": ("has {}", "does not have {}"),
+}
 
 
-def derive_property_facts(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon, words: BaseWords,
-                          tables: Tables) -> RowsAndErrors:
+def derive_property_facts(
+    rows: list[FactRow], spec: TableSpec, lexicon: Lexicon, words: BaseWords, tables: Tables
+) -> RowsAndErrors:
     """The properties with their key (``RELATION:VALUE``) and how they read in a question."""
     out = []
     for row in rows:
         positive, negative = PROPERTY_FRAMES[row.get("relation")]
-        values = {**row.values(), "key": property_key(row), "phrase": positive.format(row.get("value")),
-                  "negated": negative.format(row.get("value")), "classes": _classes(row.word("concept"))}
+        values = {
+            **row.values(),
+            "key": property_key(row),
+            "phrase": positive.format(row.get("value")),
+            "negated": negative.format(row.get("value")),
+            "classes": _classes(row.word("concept")),
+        }
         out.append(FactRow(spec.name, row.fact_id, row.source, values, {"concept": row.word("concept")}))
     return out, []
 
 
-def derive_unique_uses(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon, words: BaseWords,
-                       tables: Tables) -> RowsAndErrors:
+def derive_unique_uses(
+    rows: list[FactRow], spec: TableSpec, lexicon: Lexicon, words: BaseWords, tables: Tables
+) -> RowsAndErrors:
     """The ``used_to`` facts whose use belongs to one concept only (CPRAG-style expected words)."""
     users: dict[str, set[str]] = defaultdict(set)
     for row in rows:
@@ -175,14 +216,20 @@ def derive_unique_uses(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon, w
     for row in rows:
         if row.get("relation") == "used_to" and len(users[row.get("value")]) == 1:
             _, top = _root(row.get("concept"), words)
-            values = {"concept": row.get("concept"), "use": row.get("value"), "key": property_key(row),
-                      "top": top, "classes": _classes(row.word("concept"))}
+            values = {
+                "concept": row.get("concept"),
+                "use": row.get("value"),
+                "key": property_key(row),
+                "top": top,
+                "classes": _classes(row.word("concept")),
+            }
             out.append(FactRow(spec.name, row.fact_id, row.source, values, {"concept": row.word("concept")}))
     return out, []
 
 
-def derive_relation_pairs(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon, words: BaseWords,
-                          tables: Tables) -> RowsAndErrors:
+def derive_relation_pairs(
+    rows: list[FactRow], spec: TableSpec, lexicon: Lexicon, words: BaseWords, tables: Tables
+) -> RowsAndErrors:
     """word_pairs and the lexicon's adjective antonym/synonym pairs, both orders, with the subject
     a sentence about them takes (person: he or she; thing: it) and each word as the sentence
     says it (a noun with a/an unless it is a mass noun, a verb's -ing form)."""
@@ -215,8 +262,9 @@ def derive_relation_pairs(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon
             continue
         for relation in ("antonym", "synonym"):
             for other in sorted(word.get(relation) or ()):
-                pairs.setdefault(frozenset((category + lemma, category + other)),
-                                 (lemma, other, relation, category, None))
+                pairs.setdefault(
+                    frozenset((category + lemma, category + other)), (lemma, other, relation, category, None)
+                )
     for row in rows:
         category, first, second = row.get("category"), row.get("first"), row.get("second")
         file, line = row.source.rsplit(":", 1)
@@ -226,15 +274,33 @@ def derive_relation_pairs(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon
         elif key in pairs:
             earlier = pairs[key][4]
             where = "the lexicon's features" if earlier is None else earlier.source
-            errors.append(LexiconError(f"{first}/{second} is already a pair in {where}; write a pair once",
-                                       file, int(line), "first"))
+            errors.append(
+                LexiconError(
+                    f"{first}/{second} is already a pair in {where}; write a pair once", file, int(line), "first"
+                )
+            )
         elif category == "V" and any(row.word(c).get("stative") for c in ("first", "second")):
-            errors.append(LexiconError(f"{first}/{second}: a stative verb does not take the progressive "
-                                       "(the suite asks 'was [MASK] V-ing')", file, int(line), "first"))
-        elif category == "V" and any("intransitive" not in (row.word(c).get("frames") or ())
-                                     for c in ("first", "second")):
-            errors.append(LexiconError(f"{first}/{second}: a verb without the intransitive frame needs an object "
-                                       "(the suite asks 'was [MASK] V-ing' with none)", file, int(line), "first"))
+            errors.append(
+                LexiconError(
+                    f"{first}/{second}: a stative verb does not take the progressive "
+                    "(the suite asks 'was [MASK] V-ing')",
+                    file,
+                    int(line),
+                    "first",
+                )
+            )
+        elif category == "V" and any(
+            "intransitive" not in (row.word(c).get("frames") or ()) for c in ("first", "second")
+        ):
+            errors.append(
+                LexiconError(
+                    f"{first}/{second}: a verb without the intransitive frame needs an object "
+                    "(the suite asks 'was [MASK] V-ing' with none)",
+                    file,
+                    int(line),
+                    "first",
+                )
+            )
         else:
             pairs[key] = (first, second, row.get("relation"), category, row)
     out = []
@@ -248,18 +314,32 @@ def derive_relation_pairs(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon
             subject = {"m": "male", "f": "female"}[genders.pop()]
         elif subject == "person" and genders:
             file, line = source.rsplit(":", 1)
-            errors.append(LexiconError(f"{first}/{second}: the two words differ in gender, so no pronoun suits "
-                                       "both", file, int(line), "first"))
+            errors.append(
+                LexiconError(
+                    f"{first}/{second}: the two words differ in gender, so no pronoun suits both",
+                    file,
+                    int(line),
+                    "first",
+                )
+            )
             continue
         for x, y in ((a, b), (b, a)):
-            values = {"first": x.lemma, "second": y.lemma, "relation": relation, "category": category,
-                      "subject": subject, "first_phrase": phrase(x), "second_phrase": phrase(y)}
+            values = {
+                "first": x.lemma,
+                "second": y.lemma,
+                "relation": relation,
+                "category": category,
+                "subject": subject,
+                "first_phrase": phrase(x),
+                "second_phrase": phrase(y),
+            }
             out.append(FactRow(spec.name, f"{fact_id}/{x.lemma}", source, values, {"first": x, "second": y}))
     return out, errors
 
 
-def derive_country_facts(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon, words: BaseWords,
-                         tables: Tables) -> RowsAndErrors:
+def derive_country_facts(
+    rows: list[FactRow], spec: TableSpec, lexicon: Lexicon, words: BaseWords, tables: Tables
+) -> RowsAndErrors:
     """One row per country and official language, with ``own``: whether no other country lists the
     language, in this table or in ``shared_languages`` (so 'the country where X is an official
     language' names one)."""
@@ -269,13 +349,22 @@ def derive_country_facts(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon,
             speakers[language] += 1
     for row in tables.get("shared_languages", ()):
         speakers[row.get("language")] += 1
-    return [FactRow(spec.name, f"{row.fact_id}/{language}", row.source,
-                    {**row.values(), "language": language, "own": "yes" if speakers[language] == 1 else "no"}, {})
-            for row in rows for language in sorted(row.get("languages"))], []
+    return [
+        FactRow(
+            spec.name,
+            f"{row.fact_id}/{language}",
+            row.source,
+            {**row.values(), "language": language, "own": "yes" if speakers[language] == 1 else "no"},
+            {},
+        )
+        for row in rows
+        for language in sorted(row.get("languages"))
+    ], []
 
 
-def derive_taxonomy_tops(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon, words: BaseWords,
-                         tables: Tables) -> RowsAndErrors:
+def derive_taxonomy_tops(
+    rows: list[FactRow], spec: TableSpec, lexicon: Lexicon, words: BaseWords, tables: Tables
+) -> RowsAndErrors:
     """The nouns with two or more hyponyms that are categories, each with its tree's split. A listed
     root that has a hypernym, and a tree with such a noun that is not listed, are errors."""
     children: dict[str, set[str]] = defaultdict(set)
@@ -288,8 +377,15 @@ def derive_taxonomy_tops(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon,
     for row in rows:
         file, line = row.source.rsplit(":", 1)
         if row.word("root").get("isa"):
-            errors.append(LexiconError(f"{row.get('root')!r} is not a root: it is a kind of "
-                                       f"{', '.join(sorted(row.word('root').get('isa')))}", file, int(line), "root"))
+            errors.append(
+                LexiconError(
+                    f"{row.get('root')!r} is not a root: it is a kind of "
+                    f"{', '.join(sorted(row.word('root').get('isa')))}",
+                    file,
+                    int(line),
+                    "root",
+                )
+            )
         splits[row.get("root")] = row.get("split")
     out = []
     for top in sorted(children):
@@ -299,17 +395,32 @@ def derive_taxonomy_tops(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon,
         _, root = _root(top, words)
         if root not in splits:
             file = rows[0].source.rsplit(":", 1)[0] if rows else spec.name
-            errors.append(LexiconError(f"the tree of {top!r} (root {root!r}) is on neither side of the split; "
-                                       f"add a row '{root}<TAB>train' or '{root}<TAB>dev'", file, 1, "root"))
+            errors.append(
+                LexiconError(
+                    f"the tree of {top!r} (root {root!r}) is on neither side of the split; "
+                    f"add a row '{root}<TAB>train' or '{root}<TAB>dev'",
+                    file,
+                    1,
+                    "root",
+                )
+            )
             continue
         values = {"top": top, "categories": categories, "root": root, "split": splits[root]}
-        out.append(FactRow(spec.name, f"{spec.name}:{top}", str(words[("N", top)].lexeme.source), values,
-                           {"top": words[("N", top)]}))
+        out.append(
+            FactRow(
+                spec.name,
+                f"{spec.name}:{top}",
+                str(words[("N", top)].lexeme.source),
+                values,
+                {"top": words[("N", top)]},
+            )
+        )
     return out, errors
 
 
-def derive_natural_negations(rows: list[FactRow], spec: TableSpec, lexicon: Lexicon, words: BaseWords,
-                             tables: Tables) -> RowsAndErrors:
+def derive_natural_negations(
+    rows: list[FactRow], spec: TableSpec, lexicon: Lexicon, words: BaseWords, tables: Tables
+) -> RowsAndErrors:
     """Each look-alike with the thing's true category and the less natural false ones; a thing
     without a hypernym, a mass noun, or a look-alike the thing truly is, are errors."""
     children: dict[str, set[str]] = defaultdict(set)
@@ -324,32 +435,71 @@ def derive_natural_negations(rows: list[FactRow], spec: TableSpec, lexicon: Lexi
         thing, wrong = row.word("thing"), row.get("mistaken_for")
         ancestors = frozenset(thing.get("ancestors") or ())
         if not thing.get("isa") or thing.get("mass"):
-            errors.append(LexiconError(f"{thing.lemma!r} needs a hypernym in the lexicon (isa) and must be a count "
-                                       "noun: it is what the affirmative sentence says", file, int(line), "thing"))
+            errors.append(
+                LexiconError(
+                    f"{thing.lemma!r} needs a hypernym in the lexicon (isa) and must be a count "
+                    "noun: it is what the affirmative sentence says",
+                    file,
+                    int(line),
+                    "thing",
+                )
+            )
             continue
         if wrong in ancestors or wrong == thing.lemma:
-            errors.append(LexiconError(f"a {thing.lemma} is a kind of {wrong} in the lexicon's taxonomy, so "
-                                       "denying it is false", file, int(line), "mistaken_for"))
+            errors.append(
+                LexiconError(
+                    f"a {thing.lemma} is a kind of {wrong} in the lexicon's taxonomy, so denying it is false",
+                    file,
+                    int(line),
+                    "mistaken_for",
+                )
+            )
             continue
         _, root = _root(thing.lemma, words)
-        tree = {lemma for (category, lemma), word in words.items() if category == "N"
-                and (lemma == root or root in (word.get("ancestors") or ())) and children.get(lemma)}
+        tree = {
+            lemma
+            for (category, lemma), word in words.items()
+            if category == "N" and (lemma == root or root in (word.get("ancestors") or ())) and children.get(lemma)
+        }
         # what the look-alike is and what is under it are as natural to deny (a frog is not a snake)
         near = {wrong, *(row.word("mistaken_for").get("ancestors") or ())}
-        near |= {lemma for (category, lemma), word in words.items()
-                 if category == "N" and wrong in (word.get("ancestors") or ())}
+        near |= {
+            lemma
+            for (category, lemma), word in words.items()
+            if category == "N" and wrong in (word.get("ancestors") or ())
+        }
         others = frozenset(tree - ancestors - near - {thing.lemma})
-        values = {"thing": thing.lemma, "category": min(thing.get("isa")), "mistaken_for": wrong,
-                  "ancestors": ancestors, "others": others}
-        out.append(FactRow(spec.name, row.fact_id, row.source, values,
-                           {"thing": thing, "category": words[("N", values["category"])],
-                            "mistaken_for": row.word("mistaken_for")}))
+        values = {
+            "thing": thing.lemma,
+            "category": min(thing.get("isa")),
+            "mistaken_for": wrong,
+            "ancestors": ancestors,
+            "others": others,
+        }
+        out.append(
+            FactRow(
+                spec.name,
+                row.fact_id,
+                row.source,
+                values,
+                {
+                    "thing": thing,
+                    "category": words[("N", values["category"])],
+                    "mistaken_for": row.word("mistaken_for"),
+                },
+            )
+        )
     return out, errors
 
 
 Derivation = Callable[[list[FactRow], TableSpec, Lexicon, BaseWords, Tables], RowsAndErrors]
-DERIVATIONS: dict[str, Derivation] = {"frequency_facts": derive_frequency_facts, "concepts": derive_concepts,
-                                      "property_facts": derive_property_facts,
-                                      "unique_uses": derive_unique_uses, "relation_pairs": derive_relation_pairs,
-                                      "country_facts": derive_country_facts, "taxonomy_tops": derive_taxonomy_tops,
-                                      "natural_negations": derive_natural_negations}
+DERIVATIONS: dict[str, Derivation] = {
+    "frequency_facts": derive_frequency_facts,
+    "concepts": derive_concepts,
+    "property_facts": derive_property_facts,
+    "unique_uses": derive_unique_uses,
+    "relation_pairs": derive_relation_pairs,
+    "country_facts": derive_country_facts,
+    "taxonomy_tops": derive_taxonomy_tops,
+    "natural_negations": derive_natural_negations,
+}

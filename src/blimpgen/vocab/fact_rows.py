@@ -49,8 +49,10 @@ class TableSpec:
     def inventory(self) -> FeatureInventory:
         """The columns as a feature inventory, so the constraint language can check formulas on rows."""
         types = {"word": "text", "text": "text", "texts": "relation", "enum": "enum"}
-        features = {name: Feature(name, types[c.type], frozenset({"ROW"}), c.values, c.doc, target="ROW")
-                    for name, c in self.columns.items()}
+        features = {
+            name: Feature(name, types[c.type], frozenset({"ROW"}), c.values, c.doc, target="ROW")
+            for name, c in self.columns.items()
+        }
         return FeatureInventory({"ROW": f"a row of {self.name}"}, features, f"facts.yaml tables.{self.name}")
 
 
@@ -72,8 +74,7 @@ class FactRow:
     _values: dict[str, Any]
     _words: dict[str, Word]
 
-    def __init__(self, table: str, fact_id: str, source: str, values: dict[str, Any],
-                 words: dict[str, Word]) -> None:
+    def __init__(self, table: str, fact_id: str, source: str, values: dict[str, Any], words: dict[str, Word]) -> None:
         object.__setattr__(self, "table", table)
         object.__setattr__(self, "fact_id", fact_id)
         object.__setattr__(self, "source", source)

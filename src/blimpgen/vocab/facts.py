@@ -44,8 +44,19 @@ from blimpgen.vocab.fact_rows import BaseWords, Column, FactRow, Facts, RowsAndE
 from blimpgen.vocab.lexeme import Word
 from blimpgen.vocab.lexicon import Lexicon
 
-__all__ = ["DERIVATIONS", "FREQUENCY_ORDER", "Column", "FactRow", "Facts", "TableSpec", "build_facts",
-           "load_facts", "parse_schema", "parse_table", "shipped_fact_sources"]
+__all__ = [
+    "DERIVATIONS",
+    "FREQUENCY_ORDER",
+    "Column",
+    "FactRow",
+    "Facts",
+    "TableSpec",
+    "build_facts",
+    "load_facts",
+    "parse_schema",
+    "parse_table",
+    "shipped_fact_sources",
+]
 
 COLUMN_TYPES = ("word", "text", "texts", "enum")
 MAX_REPORTED = 200
@@ -81,31 +92,58 @@ def parse_schema(text: str, source: str) -> dict[str, TableSpec]:
             if not body.get("doc"):
                 errors.append(lines.error(where, "every table needs a doc string"))
             if section == "derived" and (name not in DERIVATIONS or body.get("from") not in (raw.get("tables") or {})):
-                errors.append(lines.error(where, f"a derived table needs from: a written table, and a derivation "
-                                                 f"in vocab/fact_derivations.py{did_you_mean(name, DERIVATIONS)}"))
+                errors.append(
+                    lines.error(
+                        where,
+                        f"a derived table needs from: a written table, and a derivation "
+                        f"in vocab/fact_derivations.py{did_you_mean(name, DERIVATIONS)}",
+                    )
+                )
             columns: dict[str, Column] = {}
             for column, spec in (body.get("columns") or {}).items():
                 at = where + ("columns", column)
-                if not isinstance(spec, dict) or set(spec) - _COLUMN_KEYS or spec.get("type") not in COLUMN_TYPES \
-                        or not spec.get("doc"):
-                    errors.append(lines.error(at, f"a column is a mapping with type (one of {', '.join(COLUMN_TYPES)}),"
-                                                  f" doc and, for word columns, category or category_from"))
+                if (
+                    not isinstance(spec, dict)
+                    or set(spec) - _COLUMN_KEYS
+                    or spec.get("type") not in COLUMN_TYPES
+                    or not spec.get("doc")
+                ):
+                    errors.append(
+                        lines.error(
+                            at,
+                            f"a column is a mapping with type (one of {', '.join(COLUMN_TYPES)}),"
+                            f" doc and, for word columns, category or category_from",
+                        )
+                    )
                     continue
                 values = tuple(str(v) for v in spec.get("values") or ())
                 if spec["type"] == "enum" and not values:
                     errors.append(lines.error(at, "an enum column needs values"))
                 if spec["type"] == "word" and not (spec.get("category") or spec.get("category_from")):
                     errors.append(lines.error(at, "a word column needs category (N, V, A) or category_from"))
-                columns[column] = Column(column, spec["type"], str(spec["doc"]), str(spec.get("category") or ""),
-                                         str(spec.get("category_from") or ""), values)
+                columns[column] = Column(
+                    column,
+                    spec["type"],
+                    str(spec["doc"]),
+                    str(spec.get("category") or ""),
+                    str(spec.get("category_from") or ""),
+                    values,
+                )
             for key in ("key", "unique"):
                 for column in body.get(key) or ():
                     if column not in columns:
-                        errors.append(lines.error(where + (key,),
-                                                  f"unknown column {column!r}{did_you_mean(column, columns)}"))
-            specs[name] = TableSpec(name, str(body.get("file") or ""), str(body.get("doc") or ""), columns,
-                                    tuple(body.get("key") or ()), tuple(body.get("unique") or ()),
-                                    str(body.get("from") or "") if section == "derived" else "")
+                        errors.append(
+                            lines.error(where + (key,), f"unknown column {column!r}{did_you_mean(column, columns)}")
+                        )
+            specs[name] = TableSpec(
+                name,
+                str(body.get("file") or ""),
+                str(body.get("doc") or ""),
+                columns,
+                tuple(body.get("key") or ()),
+                tuple(body.get("unique") or ()),
+                str(body.get("from") or "") if section == "derived" else "",
+            )
     if errors:
         raise SpecErrors(errors)
     return specs
@@ -121,8 +159,9 @@ def base_words(lexicon: Lexicon) -> BaseWords:
         key = (word.category, word.lemma)
         if key in out:
             continue
-        if (word.category == "N" and word.get("number") != "sg") \
-                or (word.category == "V" and word.get("vform") != "bare"):
+        if (word.category == "N" and word.get("number") != "sg") or (
+            word.category == "V" and word.get("vform") != "bare"
+        ):
             continue
         out[key] = word
     return out
@@ -132,18 +171,31 @@ def parse_table(spec: TableSpec, text: str, file: str, words: BaseWords) -> Rows
     """The rows of one TSV table (a header row naming the columns, ``#`` comments), and every problem."""
     rows: list[FactRow] = []
     errors: list[SpecError] = []
-    numbered = [(n, line) for n, line in enumerate(text.splitlines(), start=1)
-                if line.strip() and not line.lstrip().startswith("#")]
+    numbered = [
+        (n, line)
+        for n, line in enumerate(text.splitlines(), start=1)
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
     if not numbered:
         return rows, [LexiconError("no header row", file, 1)]
     header_line, header = numbered[0]
     names = [name.strip() for name in header.split("\t")]
     if sorted(names) != sorted(spec.columns):
         missing, extra = set(spec.columns) - set(names), set(names) - set(spec.columns)
-        detail = "; ".join(p for p in (f"missing {sorted(missing)}" if missing else "",
-                                       f"unknown {sorted(extra)}" if extra else "") if p)
-        return rows, [LexiconError(f"the header must name the columns of {spec.name}: {', '.join(spec.columns)} "
-                                   f"({detail or 'a column named twice'})", file, header_line, "header")]
+        detail = "; ".join(
+            p
+            for p in (f"missing {sorted(missing)}" if missing else "", f"unknown {sorted(extra)}" if extra else "")
+            if p
+        )
+        return rows, [
+            LexiconError(
+                f"the header must name the columns of {spec.name}: {', '.join(spec.columns)} "
+                f"({detail or 'a column named twice'})",
+                file,
+                header_line,
+                "header",
+            )
+        ]
     seen: dict[str, dict[tuple[str, ...], int]] = defaultdict(dict)  # columns -> their values -> first line
     for number, line in numbered[1:]:
         cells = [cell.strip() for cell in line.split("\t")]
@@ -161,15 +213,22 @@ def parse_table(spec: TableSpec, text: str, file: str, words: BaseWords) -> Rows
             value = tuple(raw[c] for c in group)
             earlier = seen[",".join(group)]
             if value in earlier:
-                errors.append(LexiconError(f"{'/'.join(value)} repeats line {earlier[value]} "
-                                           f"({label}: {', '.join(group)})", file, number, group[0]))
+                errors.append(
+                    LexiconError(
+                        f"{'/'.join(value)} repeats line {earlier[value]} ({label}: {', '.join(group)})",
+                        file,
+                        number,
+                        group[0],
+                    )
+                )
             earlier.setdefault(value, number)
         rows.append(FactRow(spec.name, f"{spec.name}:{number}", f"{file}:{number}", values, row_words))
     return rows, errors
 
 
-def _check_row(spec: TableSpec, raw: dict[str, str], words: BaseWords
-               ) -> tuple[dict[str, Any], dict[str, Word], list[tuple[str, str]]]:
+def _check_row(
+    spec: TableSpec, raw: dict[str, str], words: BaseWords
+) -> tuple[dict[str, Any], dict[str, Word], list[tuple[str, str]]]:
     values: dict[str, Any] = {}
     row_words: dict[str, Word] = {}
     problems: list[tuple[str, str]] = []
@@ -180,8 +239,9 @@ def _check_row(spec: TableSpec, raw: dict[str, str], words: BaseWords
             continue
         if column.type == "enum":
             if cell not in column.values:
-                problems.append((name, f"{cell!r} is not one of {', '.join(column.values)}"
-                                       + did_you_mean(cell, column.values)))
+                problems.append(
+                    (name, f"{cell!r} is not one of {', '.join(column.values)}" + did_you_mean(cell, column.values))
+                )
             values[name] = cell
         elif column.type == "texts":
             parts = [p.strip() for p in cell.split(",")]
@@ -193,8 +253,13 @@ def _check_row(spec: TableSpec, raw: dict[str, str], words: BaseWords
             word = words.get((category, cell))
             if word is None:
                 known = [lemma for (cat, lemma) in words if cat == category]
-                problems.append((name, f"unknown {category or '?'} lemma {cell!r}{did_you_mean(cell, known)} "
-                                       + "(a fact names words of the lexicon)"))
+                problems.append(
+                    (
+                        name,
+                        f"unknown {category or '?'} lemma {cell!r}{did_you_mean(cell, known)} "
+                        + "(a fact names words of the lexicon)",
+                    )
+                )
             else:
                 row_words[name] = word
             values[name] = cell
@@ -210,8 +275,11 @@ def shipped_fact_sources() -> tuple[tuple[str, str], list[tuple[str, str]]]:
     """(facts.yaml's display name and text, [(display name, text) of every table file])."""
     folder = resources.files("blimpgen.vocab") / "data" / "facts"
     schema = ("vocab/data/facts/facts.yaml", (folder / "facts.yaml").read_text(encoding="utf-8"))
-    tables = [(f"vocab/data/facts/{p.name}", p.read_text(encoding="utf-8"))
-              for p in sorted(folder.iterdir(), key=lambda p: p.name) if p.name.endswith(".tsv")]
+    tables = [
+        (f"vocab/data/facts/{p.name}", p.read_text(encoding="utf-8"))
+        for p in sorted(folder.iterdir(), key=lambda p: p.name)
+        if p.name.endswith(".tsv")
+    ]
     return schema, tables
 
 
@@ -242,8 +310,13 @@ def build_facts(schema: tuple[str, str], tables: Iterable[tuple[str, str]], lexi
             errors += problems
             for row in rows[:1]:  # the derivation and the declaration must agree (a bug, not a data error)
                 if set(row.values()) != set(spec.columns):
-                    errors.append(LexiconError(f"derived table {spec.name} makes columns {sorted(row.values())}, "
-                                               f"not the declared {sorted(spec.columns)}", schema[0]))
+                    errors.append(
+                        LexiconError(
+                            f"derived table {spec.name} makes columns {sorted(row.values())}, "
+                            f"not the declared {sorted(spec.columns)}",
+                            schema[0],
+                        )
+                    )
     unknown = set(texts) - {spec.file for spec in specs.values()}
     errors += [LexiconError("a table file no table of facts.yaml declares", texts[f][0]) for f in sorted(unknown)]
     if errors:

@@ -96,8 +96,9 @@ class FeatureInventory:
         try:
             return self.features[name]
         except KeyError:
-            raise SpecError(f"unknown feature {name!r}"
-                            f"{did_you_mean(name, list(self.features) + list(PSEUDO_FEATURES))}") from None
+            raise SpecError(
+                f"unknown feature {name!r}{did_you_mean(name, list(self.features) + list(PSEUDO_FEATURES))}"
+            ) from None
 
     def canonical(self) -> str:
         """Everything about the inventory that changes what a lexicon means (docs left out), as text.
@@ -108,16 +109,32 @@ class FeatureInventory:
         lines = ["categories " + " ".join(sorted(self.categories))]
         for name in sorted(self.features):
             f = self.features[name]
-            lines.append("\t".join([name, f.type, ",".join(sorted(f.categories)), ",".join(f.values), str(f.derived),
-                                    f.target, str(f.symmetric), ",".join(f.disjoint), f.closure_of]))
+            lines.append(
+                "\t".join(
+                    [
+                        name,
+                        f.type,
+                        ",".join(sorted(f.categories)),
+                        ",".join(f.values),
+                        str(f.derived),
+                        f.target,
+                        str(f.symmetric),
+                        ",".join(f.disjoint),
+                        f.closure_of,
+                    ]
+                )
+            )
         return "\n".join(lines) + "\n"
 
     def check_value(self, feature: Feature, value: str) -> list[str]:
         """Return the error messages for ``value`` as a value of ``feature`` (empty when fine)."""
         if feature.type in ("enum", "set"):
             parts = [v.strip() for v in value.split(",")] if feature.type == "set" else [value]
-            return [f"{feature.name} has no value {p!r}{did_you_mean(p, feature.values)}"
-                    for p in parts if p not in feature.values]
+            return [
+                f"{feature.name} has no value {p!r}{did_you_mean(p, feature.values)}"
+                for p in parts
+                if p not in feature.values
+            ]
         if feature.type == "bool" and value not in ("true", "false"):
             return [f"{feature.name} is a flag; write it bare or as {feature.name}=true/false"]
         if feature.type in ("form", "text") and (not value or any(c.isspace() for c in value.strip(" "))):
@@ -135,13 +152,17 @@ class FeatureInventory:
         features = dict(self.features)
         for cat, desc in (extra.get("categories") or {}).items():
             if not isinstance(cat, str) or not CATEGORY_NAME_RE.match(cat):
-                raise LexiconError(f"category name {cat!r} must be letters, digits and _, starting with a letter",
-                                   source, key=f"categories.{cat}")
+                raise LexiconError(
+                    f"category name {cat!r} must be letters, digits and _, starting with a letter",
+                    source,
+                    key=f"categories.{cat}",
+                )
             categories.setdefault(cat, str(desc))
         for name, raw in (extra.get("features") or {}).items():
             if name in features:
-                raise LexiconError(f"feature {name!r} is already declared in {self.source}", source,
-                                   key=f"features.{name}")
+                raise LexiconError(
+                    f"feature {name!r} is already declared in {self.source}", source, key=f"features.{name}"
+                )
             features[name] = _parse_feature(name, raw, categories, source)
         problems = _relation_problems(features)
         if problems:
@@ -153,10 +174,14 @@ class FeatureInventory:
 def _parse_feature(name: str, raw: Any, categories: dict[str, str], source: str) -> Feature:
     where = f"features.{name}"
     if not isinstance(name, str) or not FEATURE_NAME_RE.match(name) or name in RESERVED_NAMES:
-        why = "is a reserved word" if name in RESERVED_NAMES else "must be lowercase letters, digits and _, " \
-                                                                   "starting with a letter"
-        raise LexiconError(f"feature name {name!r} {why} (formulas and lexicon rows must be able to write it)",
-                           source, key=where)
+        why = (
+            "is a reserved word"
+            if name in RESERVED_NAMES
+            else "must be lowercase letters, digits and _, starting with a letter"
+        )
+        raise LexiconError(
+            f"feature name {name!r} {why} (formulas and lexicon rows must be able to write it)", source, key=where
+        )
     if not isinstance(raw, dict):
         raise LexiconError("a feature must be a mapping with type, categories and doc", source, key=where)
     unknown = set(raw) - _KEYS
@@ -170,16 +195,20 @@ def _parse_feature(name: str, raw: Any, categories: dict[str, str], source: str)
         raise LexiconError(f"categories must be a list (e.g. [{cats}])", source, key=where + ".categories")
     bad = [c for c in cats if c not in categories]
     if bad:
-        raise LexiconError(f"unknown category {bad[0]!r}{did_you_mean(str(bad[0]), categories)}", source,
-                           key=where + ".categories")
+        raise LexiconError(
+            f"unknown category {bad[0]!r}{did_you_mean(str(bad[0]), categories)}", source, key=where + ".categories"
+        )
     raw_values = raw.get("values") or []
     if not isinstance(raw_values, list):
         raise LexiconError(f"values must be a list (e.g. [{raw_values}])", source, key=where + ".values")
     values = tuple(str(v) for v in raw_values)
     odd = next((v for v in values if not VALUE_RE.match(v)), None)
     if odd is not None:
-        raise LexiconError(f"value {odd!r} must be letters, digits, _, ' and - (formulas and lexicon rows must be "
-                           "able to write it)", source, key=where + ".values")
+        raise LexiconError(
+            f"value {odd!r} must be letters, digits, _, ' and - (formulas and lexicon rows must be able to write it)",
+            source,
+            key=where + ".values",
+        )
     if len(set(values)) != len(values):
         raise LexiconError("values must not repeat", source, key=where + ".values")
     if ftype in ("enum", "set") and not values:
@@ -193,14 +222,26 @@ def _parse_feature(name: str, raw: Any, categories: dict[str, str], source: str)
         return Feature(name, ftype, frozenset(cats), values, str(raw["doc"]), bool(raw.get("derived", False)))
     target = str(raw.get("target") or "")
     if target not in categories:
-        raise LexiconError(f"a relation needs target: one of the categories{did_you_mean(target, categories)}",
-                           source, key=where + ".target")
+        raise LexiconError(
+            f"a relation needs target: one of the categories{did_you_mean(target, categories)}",
+            source,
+            key=where + ".target",
+        )
     disjoint = raw.get("disjoint") or []
     if not isinstance(disjoint, list):
         raise LexiconError("disjoint must be a list of relation features", source, key=where + ".disjoint")
-    return Feature(name, ftype, frozenset(cats), values, str(raw["doc"]), bool(raw.get("derived", False)),
-                   target=target, symmetric=bool(raw.get("symmetric", False)),
-                   disjoint=tuple(str(d) for d in disjoint), closure_of=str(raw.get("closure_of") or ""))
+    return Feature(
+        name,
+        ftype,
+        frozenset(cats),
+        values,
+        str(raw["doc"]),
+        bool(raw.get("derived", False)),
+        target=target,
+        symmetric=bool(raw.get("symmetric", False)),
+        disjoint=tuple(str(d) for d in disjoint),
+        closure_of=str(raw.get("closure_of") or ""),
+    )
 
 
 def _relation_problems(features: dict[str, Feature]) -> list[tuple[str, str]]:
@@ -218,8 +259,10 @@ def _relation_problems(features: dict[str, Feature]) -> list[tuple[str, str]]:
         if f.closure_of:
             base = relations.get(f.closure_of)
             if base is None or base.target != f.target or base.closure_of:
-                message = (f"closure_of names {f.closure_of!r}, not a written relation to {f.target}"
-                           f"{did_you_mean(f.closure_of, relations)}")
+                message = (
+                    f"closure_of names {f.closure_of!r}, not a written relation to {f.target}"
+                    f"{did_you_mean(f.closure_of, relations)}"
+                )
                 problems.append((name, message))
             if not f.derived:
                 problems.append((name, "a closure_of relation is computed by the loader: add derived: true"))

@@ -75,8 +75,9 @@ _LOW_MASKS: dict[int, int] = {}
 class FeatureIndex:
     """Bitsets of a lexicon's words by feature value, and formula evaluation on them."""
 
-    def __init__(self, words: Sequence[query.FeatureSource], categories: frozenset[str],
-                 bool_features: frozenset[str]) -> None:
+    def __init__(
+        self, words: Sequence[query.FeatureSource], categories: frozenset[str], bool_features: frozenset[str]
+    ) -> None:
         self.words = words
         self.categories = categories
         self.bool_features = bool_features
@@ -145,6 +146,7 @@ class FeatureIndex:
         def bits_of(value: Any) -> int:
             table = bytes(0x31 if code == codes[value] else 0x30 for code in range(256))
             return int(coded.translate(table), 2)
+
         by_value = {value: bits_of(value) for value in distinct if value is not None}
         return by_value, bits_of(None) if None in distinct else 0
 
@@ -152,8 +154,9 @@ class FeatureIndex:
         """Bitset of the words for which a bare ``feature`` holds: a true flag or a non-empty relation."""
         found = self._present.get(feature)
         if found is None:
-            found = self._present[feature] = _bits([i for i, word in enumerate(self.words)
-                                                     if query.present(word.get(feature))])
+            found = self._present[feature] = _bits(
+                [i for i, word in enumerate(self.words) if query.present(word.get(feature))]
+            )
         return found
 
     def formula(self, text: str) -> int:
@@ -197,8 +200,9 @@ class FeatureIndex:
         by_value, missing = self.values(name)
         wanted = []
         for value in values:
-            wanted.append(query.resolve_ref(resolve, value) if isinstance(value, query.Ref)
-                          else self._constant(name, value))
+            wanted.append(
+                query.resolve_ref(resolve, value) if isinstance(value, query.Ref) else self._constant(name, value)
+            )
         present = [w for w in wanted if w is not None]
         matched = 0
         for w in present:
@@ -266,6 +270,7 @@ class FeatureIndex:
                     if not bits:
                         return 0
                 return bits
+
             return conjunction
         if kind == "not":
             inner = self._compile(node[1], where)
@@ -283,6 +288,7 @@ class FeatureIndex:
                     return 0
                 found = formulas.get(text)
                 return self.formula(text) if found is None else found
+
             return fits
         if kind == "takes":
             feature, j = node[1], where[node[2]]
@@ -313,9 +319,11 @@ class FeatureIndex:
             return bits, present
 
         if op == "~":
+
             def compatible(values: Sequence[Any]) -> int:
                 bits, present = matched(values)
                 return bits | missing if present else full
+
             return compatible
         if len(slots) == 1 and not constants:  # the usual ``number = subj.number``: one lookup
             i = slots[0]
@@ -327,6 +335,7 @@ class FeatureIndex:
                 if isinstance(wanted, frozenset):
                     return _matching(by_value, wanted)
                 return by_value.get(wanted, 0)
+
             if op == "=":
                 return one
             return lambda values: full & ~one(values)
@@ -371,8 +380,9 @@ class FeatureIndex:
     def _prepare_takes(self, feature: str) -> tuple[str, ...]:
         by_value, _ = self.values(feature)
         groups = self._groups[feature] = sorted(by_value.items())
-        mentioned = self._mentioned[feature] = tuple(sorted(set().union(
-            *(query.feature_names(query.parse(f)) for f, _ in groups))))
+        mentioned = self._mentioned[feature] = tuple(
+            sorted(set().union(*(query.feature_names(query.parse(f)) for f, _ in groups)))
+        )
         self._takes_at[feature] = {}
         return mentioned
 
@@ -434,7 +444,7 @@ class _Columns:
                 group_of[i] = g
         members = [i for i, g in enumerate(group_of) if g < len(self.groups)]
         self.low = members[0] if members else 0
-        spread = group_of[self.low:members[-1] + 1] if members else []
+        spread = group_of[self.low : members[-1] + 1] if members else []
         # Each word has one formula, so the groups are disjoint; were they not (or were there
         # fewer than two words to gather), the answer is the union of the accepting groups.
         disjoint = len(members) == sum(bits.bit_count() for _, bits in self.groups)

@@ -181,13 +181,16 @@ def parse_rows(text: str, file: str, inventory: FeatureInventory) -> tuple[list[
             continue
         odd = odd_character(line, allowed="\t")
         if odd is not None:
-            column = ("text", "category", "features")[min(line[:line.index(odd)].count("\t"), 2)]
+            column = ("text", "category", "features")[min(line[: line.index(odd)].count("\t"), 2)]
             errors.append(LexiconError(f"{describe_character(odd)} in the row; remove it", file, number, column))
             continue
         columns = line.split("\t")
         if len(columns) not in (2, 3):
-            errors.append(LexiconError(f"expected 3 TAB-separated columns (text, category, features), "
-                                       f"found {len(columns)}", file, number))
+            errors.append(
+                LexiconError(
+                    f"expected 3 TAB-separated columns (text, category, features), found {len(columns)}", file, number
+                )
+            )
             continue
         text_col, category = columns[0].strip(), columns[1].strip()
         feats_col = columns[2] if len(columns) == 3 else ""
@@ -195,8 +198,14 @@ def parse_rows(text: str, file: str, inventory: FeatureInventory) -> tuple[list[
             errors.append(LexiconError("empty text column", file, number, "text"))
             continue
         if category not in inventory.categories:
-            errors.append(LexiconError(f"unknown category {category!r}"
-                                       f"{did_you_mean(category, inventory.categories)}", file, number, "category"))
+            errors.append(
+                LexiconError(
+                    f"unknown category {category!r}{did_you_mean(category, inventory.categories)}",
+                    file,
+                    number,
+                    "category",
+                )
+            )
             continue
         row_errors: list[SpecError] = []
         features: dict[str, Any] = {}
@@ -208,26 +217,34 @@ def parse_rows(text: str, file: str, inventory: FeatureInventory) -> tuple[list[
             name, value = name.strip(), value.strip()
             feature = inventory.features.get(name)
             if feature is None:
-                row_errors.append(LexiconError(f"unknown feature{did_you_mean(name, inventory.features)}",
-                                               file, number, name))
+                row_errors.append(
+                    LexiconError(f"unknown feature{did_you_mean(name, inventory.features)}", file, number, name)
+                )
                 continue
             if name in features:
                 row_errors.append(LexiconError("feature written twice", file, number, name))
                 continue
             if category not in feature.categories:
-                row_errors.append(LexiconError(f"feature not allowed on {category} "
-                                               f"(allowed on {', '.join(sorted(feature.categories))})",
-                                               file, number, name))
+                row_errors.append(
+                    LexiconError(
+                        f"feature not allowed on {category} (allowed on {', '.join(sorted(feature.categories))})",
+                        file,
+                        number,
+                        name,
+                    )
+                )
                 continue
             if feature.derived:
-                row_errors.append(LexiconError("derived feature: the loader computes it; remove it",
-                                               file, number, name))
+                row_errors.append(
+                    LexiconError("derived feature: the loader computes it; remove it", file, number, name)
+                )
                 continue
             if not eq:
                 value = "true" if feature.type == "bool" else ""
                 if feature.type != "bool":
-                    row_errors.append(LexiconError(f"{feature.type} feature needs a value ({name}=...)",
-                                                   file, number, name))
+                    row_errors.append(
+                        LexiconError(f"{feature.type} feature needs a value ({name}=...)", file, number, name)
+                    )
                     continue
             problems = inventory.check_value(feature, value)
             if feature.type == "formula":
@@ -289,8 +306,10 @@ def expand(lexeme: Lexeme, flags: tuple[str, ...] = ()) -> list[Word]:
             # A listed -s/-es/-ies plural only fixes a spelling inflect gets wrong (egos, not egoes).
             kind = "regular" if plural in morphology.suffixed_plurals(text) else "irregular"
         feats["plural_type"] = kind
-        return [Word(f"{base}:sg", text, lexeme, {**feats, "number": "sg", "agreement": frozenset({"sg"})}),
-                Word(f"{base}:pl", plural, lexeme, {**feats, "number": "pl", "agreement": frozenset({"pl"})})]
+        return [
+            Word(f"{base}:sg", text, lexeme, {**feats, "number": "sg", "agreement": frozenset({"sg"})}),
+            Word(f"{base}:pl", plural, lexeme, {**feats, "number": "pl", "agreement": frozenset({"pl"})}),
+        ]
     if cat == "PN":
         feats.update(number="sg", person="3")
         return [Word(f"{base}:sg", text, lexeme, feats)]
@@ -300,12 +319,14 @@ def expand(lexeme: Lexeme, flags: tuple[str, ...] = ()) -> list[Word]:
         feats["distinct_en"] = en != past
         feats["syncretic_past"] = past == text
         feats["bare_en"] = en == text
-        forms = [("bare", text, {}),
-                 ("pres_sg", feats.get("pres3sg") or morphology.third_singular(text), {"number": "sg"}),
-                 ("pres_pl", text, {"number": "pl"}),
-                 ("past", past, {}),
-                 ("en", en, {}),
-                 ("ing", feats.get("ing") or morphology.present_participle(text), {})]
+        forms = [
+            ("bare", text, {}),
+            ("pres_sg", feats.get("pres3sg") or morphology.third_singular(text), {"number": "sg"}),
+            ("pres_pl", text, {"number": "pl"}),
+            ("past", past, {}),
+            ("en", en, {}),
+            ("ing", feats.get("ing") or morphology.present_participle(text), {}),
+        ]
         words = []
         for name, form, extra in forms:
             vform = name.split("_")[0]
@@ -342,14 +363,18 @@ def build_lexicon(sources: list[tuple[str, str]], inventory: FeatureInventory) -
     errors.extend(link_relations(lexemes, inventory))
     words: list[Word] = []
     seen: dict[str, SourceLoc] = {}
-    flags = {cat: tuple(sorted(name for name, f in inventory.features.items()
-                               if f.type == "bool" and cat in f.categories))
-             for cat in inventory.categories}
+    flags = {
+        cat: tuple(sorted(name for name, f in inventory.features.items() if f.type == "bool" and cat in f.categories))
+        for cat in inventory.categories
+    }
     for lexeme in lexemes:
         for word in expand(lexeme, flags[lexeme.category]):
             if word.id in seen:
-                errors.append(LexiconError(f"duplicate entry {word.id} (first at {seen[word.id]})",
-                                           lexeme.source.file, lexeme.source.line))
+                errors.append(
+                    LexiconError(
+                        f"duplicate entry {word.id} (first at {seen[word.id]})", lexeme.source.file, lexeme.source.line
+                    )
+                )
                 break
             seen[word.id] = lexeme.source
             words.append(word)
@@ -382,8 +407,9 @@ def _canonical_value(value: Any) -> str:
     return repr(value)
 
 
-def load_lexicon_files(paths: Iterable[Path | str], inventory: FeatureInventory | None = None,
-                       include_shipped: bool = True) -> Lexicon:
+def load_lexicon_files(
+    paths: Iterable[Path | str], inventory: FeatureInventory | None = None, include_shipped: bool = True
+) -> Lexicon:
     """Load the shipped lexicon plus extra TSV files (overlays)."""
     sources = shipped_sources() if include_shipped else []
     for path in paths:

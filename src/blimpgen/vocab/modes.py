@@ -34,12 +34,28 @@ LexiconMode = Literal["default", "colorless", "nonce"]
 LEXICON_MODES: tuple[str, ...] = ("default", "colorless", "nonce")
 
 # Features that only make events plausible (their docs in features.yaml say so): colorless drops them.
-PLAUSIBILITY_FEATURES = frozenset({
-    "arg1", "arg2", "arg3",              # selectional restrictions (reached through fits and takes)
-    "domestic", "age", "occupation", "taxon", "event_type", "concept", "stimulus", "content", "force",
-    "size", "place",                     # how big a thing is, which preposition a place takes
-    "isa", "ancestors", "antonym", "synonym",
-})
+PLAUSIBILITY_FEATURES = frozenset(
+    {
+        "arg1",
+        "arg2",
+        "arg3",  # selectional restrictions (reached through fits and takes)
+        "domestic",
+        "age",
+        "occupation",
+        "taxon",
+        "event_type",
+        "concept",
+        "stimulus",
+        "content",
+        "force",
+        "size",
+        "place",  # how big a thing is, which preposition a place takes
+        "isa",
+        "ancestors",
+        "antonym",
+        "synonym",
+    }
+)
 
 # A formula node that always holds (in both evaluators: "~" with nothing to compare is true).
 TRUE: query.Node = ("test", "category", "~", ())
@@ -58,7 +74,7 @@ def _relax(node: query.Node, holds: bool) -> query.Node | bool:
         children = []
         for child in node[1:]:
             relaxed = _relax(child, holds)
-            if relaxed is (kind == "or"):      # true in an or, false in an and: decides the whole
+            if relaxed is (kind == "or"):  # true in an or, false in an and: decides the whole
                 return kind == "or"
             if relaxed is not (kind == "and"):  # true in an and, false in an or: drops out
                 children.append(relaxed)

@@ -102,8 +102,13 @@ def _doubles_final_consonant(lemma: str) -> bool:
     spelling does not show; those verbs list their forms in the lexicon.
     """
     syllables = re.findall(r"[aeiouy]+", lemma[1:] if lemma[:1] == "y" else lemma)
-    return (len(syllables) == 1 and len(lemma) >= 3 and lemma[-1] not in "aeiouwxy"
-            and lemma[-2] in VOWELS and lemma[-3] not in VOWELS)
+    return (
+        len(syllables) == 1
+        and len(lemma) >= 3
+        and lemma[-1] not in "aeiouwxy"
+        and lemma[-2] in VOWELS
+        and lemma[-3] not in VOWELS
+    )
 
 
 def present_participle(lemma: str) -> str:

@@ -38,9 +38,47 @@ POOL_FILE = "nonce_words.txt"
 # Irregular forms a pseudo-word does not inherit: its forms are derived regularly.
 FORM_FEATURES = ("plural", "past", "en", "pres3sg", "ing")
 
-ONSETS = ("b", "bl", "br", "d", "dr", "f", "fl", "fr", "g", "gl", "gr", "j", "k", "kl", "kr", "l", "m", "n",
-          "p", "pl", "pr", "r", "s", "sk", "sl", "sm", "sn", "sp", "st", "sw", "t", "tr", "tw", "v", "w", "z",
-          "ch", "sh", "th")
+ONSETS = (
+    "b",
+    "bl",
+    "br",
+    "d",
+    "dr",
+    "f",
+    "fl",
+    "fr",
+    "g",
+    "gl",
+    "gr",
+    "j",
+    "k",
+    "kl",
+    "kr",
+    "l",
+    "m",
+    "n",
+    "p",
+    "pl",
+    "pr",
+    "r",
+    "s",
+    "sk",
+    "sl",
+    "sm",
+    "sn",
+    "sp",
+    "st",
+    "sw",
+    "t",
+    "tr",
+    "tw",
+    "v",
+    "w",
+    "z",
+    "ch",
+    "sh",
+    "th",
+)
 SINGLE_ONSETS = ("b", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z")
 SHORT_NUCLEI = ("a", "e", "i", "o", "u")
 LONG_NUCLEI = ("ee", "oo", "ai", "oa", "ou", "oi")
@@ -49,8 +87,29 @@ INITIAL_NUCLEI = ("a", "e", "i", "o", "ee", "oo", "ai", "oa", "ou", "oi")
 MEDIAL_CODAS = ("l", "m", "n", "r", "s")
 # Word-final consonants whose -s, -ed and -ing need no spelling rule beyond doubling.
 SINGLE_CODAS = ("b", "d", "g", "k", "l", "m", "n", "p", "t")
-CLUSTER_CODAS = ("ft", "lk", "lp", "lt", "mp", "nd", "nk", "nt", "pt", "rb", "rd", "rk", "rm", "rn", "rp", "rt",
-                 "sk", "sp", "st", "ld", "lf")
+CLUSTER_CODAS = (
+    "ft",
+    "lk",
+    "lp",
+    "lt",
+    "mp",
+    "nd",
+    "nk",
+    "nt",
+    "pt",
+    "rb",
+    "rd",
+    "rk",
+    "rm",
+    "rn",
+    "rp",
+    "rt",
+    "sk",
+    "sp",
+    "st",
+    "ld",
+    "lf",
+)
 CODAS = SINGLE_CODAS + CLUSTER_CODAS
 ADJECTIVE_SUFFIXES = ("ish", "ous", "ful", "ic", "y")
 INFLECTION_LIKE = ("ed", "en")
@@ -61,8 +120,9 @@ def _alternatives(*groups: tuple[str, ...]) -> str:
     return "|".join(sorted({item for group in groups for item in group}, key=len, reverse=True))
 
 
-_START = (f"(?:(?:{_alternatives(ONSETS)})(?:{_alternatives(SHORT_NUCLEI, LONG_NUCLEI)})"
-          f"|(?:{_alternatives(INITIAL_NUCLEI)}))")
+_START = (
+    f"(?:(?:{_alternatives(ONSETS)})(?:{_alternatives(SHORT_NUCLEI, LONG_NUCLEI)})|(?:{_alternatives(INITIAL_NUCLEI)}))"
+)
 _MEDIAL = f"(?:(?:{_alternatives(MEDIAL_CODAS)})?(?:{_alternatives(SINGLE_ONSETS)})|(?:bl|br|dr|gl|gr|pl|pr|tr|st))"
 _SECOND = f"{_MEDIAL}(?:{_alternatives(SHORT_NUCLEI)})"
 _CODA = f"(?:{_alternatives(CODAS)})"
@@ -71,8 +131,9 @@ PATTERNS = {
     "N": re.compile(f"^{STEM}$"),
     "V": re.compile(f"^{STEM}$"),
     "A": re.compile(f"^{_START}{_CODA}(?:{_alternatives(ADJECTIVE_SUFFIXES)})$"),
-    "PN": re.compile(f"^{_START}{_SECOND}(?:{_alternatives(SINGLE_CODAS)})(?:{_alternatives(NAME_ENDINGS)})?$",
-                     re.IGNORECASE),
+    "PN": re.compile(
+        f"^{_START}{_SECOND}(?:{_alternatives(SINGLE_CODAS)})(?:{_alternatives(NAME_ENDINGS)})?$", re.IGNORECASE
+    ),
 }
 
 
@@ -120,8 +181,12 @@ def forms(category: str, word: str) -> list[str]:
     if category == "N":
         return [word, regular_plural(word)]
     if category == "V":
-        return [word, morphology.third_singular(word), morphology.regular_past(word),
-                morphology.present_participle(word)]
+        return [
+            word,
+            morphology.third_singular(word),
+            morphology.regular_past(word),
+            morphology.present_participle(word),
+        ]
     return [word]
 
 
@@ -204,9 +269,12 @@ def nonce_lexicon(lexicon: Lexicon, seed: int = 0) -> Lexicon:
     """
     taken = {w.text.lower() for w in lexicon.words}
     names = assign(lexicon.lexemes, seed, taken)
-    flags = {cat: tuple(sorted(name for name, f in lexicon.inventory.features.items()
-                               if f.type == "bool" and cat in f.categories))
-             for cat in lexicon.inventory.categories}
+    flags = {
+        cat: tuple(
+            sorted(name for name, f in lexicon.inventory.features.items() if f.type == "bool" and cat in f.categories)
+        )
+        for cat in lexicon.inventory.categories
+    }
     by_lexeme: dict[int, list[Word]] = {}
     for w in lexicon.words:
         by_lexeme.setdefault(id(w.lexeme), []).append(w)

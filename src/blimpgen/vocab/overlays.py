@@ -57,10 +57,12 @@ def parse_yaml_overlay(text: str, file: str, inventory: FeatureInventory) -> tup
     if raw is None:
         return inventory, ""
     if not isinstance(raw, dict):
-        raise SpecErrors([SpecError("a lexicon overlay must be a mapping with categories, features, entries",
-                                    file, 1)])
-    errors = [table.error((key,), f"unknown key {key!r}{did_you_mean(str(key), OVERLAY_KEYS)}")
-              for key in raw if key not in OVERLAY_KEYS]
+        raise SpecErrors([SpecError("a lexicon overlay must be a mapping with categories, features, entries", file, 1)])
+    errors = [
+        table.error((key,), f"unknown key {key!r}{did_you_mean(str(key), OVERLAY_KEYS)}")
+        for key in raw
+        if key not in OVERLAY_KEYS
+    ]
     for key in ("categories", "features"):
         if raw.get(key) is not None and not isinstance(raw[key], dict):
             errors.append(table.error((key,), f"{key} must be a mapping"))
@@ -77,8 +79,9 @@ def parse_yaml_overlay(text: str, file: str, inventory: FeatureInventory) -> tup
         key_path = tuple(exc.key.split(".")) if exc.key else ()
         raise SpecErrors([table.error(key_path[:2], exc.message)]) from None
     except (AttributeError, TypeError, ValueError):
-        raise SpecErrors([table.error(("features",), "each feature must be a mapping with type, categories "
-                                                     "(a list) and doc")]) from None
+        raise SpecErrors(
+            [table.error(("features",), "each feature must be a mapping with type, categories (a list) and doc")]
+        ) from None
     rows: dict[int, str] = {}
     for index, entry in enumerate(entries):
         path = ("entries", index)
@@ -87,8 +90,11 @@ def parse_yaml_overlay(text: str, file: str, inventory: FeatureInventory) -> tup
             continue
         unknown = [k for k in entry if k not in ENTRY_KEYS]
         if unknown:
-            errors.append(table.error(path + (unknown[0],), f"unknown key {unknown[0]!r}"
-                                      f"{did_you_mean(str(unknown[0]), ENTRY_KEYS)}"))
+            errors.append(
+                table.error(
+                    path + (unknown[0],), f"unknown key {unknown[0]!r}{did_you_mean(str(unknown[0]), ENTRY_KEYS)}"
+                )
+            )
             continue
         values = [entry.get(k) if entry.get(k) is not None else "" for k in ENTRY_KEYS]
         columns = [v for v in values if isinstance(v, str) and "\t" not in v and "\n" not in v and "\r" not in v]
@@ -96,8 +102,13 @@ def parse_yaml_overlay(text: str, file: str, inventory: FeatureInventory) -> tup
             errors.append(table.error(path, "text, category and features must be strings without tabs"))
             continue
         if columns[0].lstrip().startswith("#"):
-            errors.append(table.error(path + ("text",), f"text {columns[0]!r} starts with '#', which the lexicon reads "
-                                                        "as a comment; a word cannot start with '#'"))
+            errors.append(
+                table.error(
+                    path + ("text",),
+                    f"text {columns[0]!r} starts with '#', which the lexicon reads "
+                    "as a comment; a word cannot start with '#'",
+                )
+            )
             continue
         rows[table.line_of(path)] = "\t".join(columns)
     if errors:
@@ -126,4 +137,3 @@ def load_lexicon_with_overlays(paths: Iterable[str | Path] = ()) -> Lexicon:
             raise LexiconError("a lexicon overlay must be a .tsv or .yaml file", str(path))
         sources.append((str(path), text))
     return build_lexicon(sources, inventory)
-

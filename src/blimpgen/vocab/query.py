@@ -236,8 +236,10 @@ def check(node: Node, inventory: Any, slots: Iterable[str] | None = None) -> lis
         if slots is None:
             errors.append(f"references ({ref}) are not allowed here")
         elif ref.path[0] not in slot_names:
-            errors.append(f"unknown slot {ref.path[0]!r} in {ref}"
-                          f"{did_you_mean(ref.path[0], slot_names)} (only earlier slots can be referenced)")
+            errors.append(
+                f"unknown slot {ref.path[0]!r} in {ref}"
+                f"{did_you_mean(ref.path[0], slot_names)} (only earlier slots can be referenced)"
+            )
 
     def visit(n: Node) -> None:
         kind = n[0]
@@ -261,14 +263,18 @@ def check(node: Node, inventory: Any, slots: Iterable[str] | None = None) -> lis
                     return
                 feat = inventory.features.get(name)
                 if feat is None:
-                    errors.append(f"unknown category or feature {name!r}"
-                                  f"{did_you_mean(name, list(inventory.categories) + list(inventory.features))}")
+                    errors.append(
+                        f"unknown category or feature {name!r}"
+                        f"{did_you_mean(name, list(inventory.categories) + list(inventory.features))}"
+                    )
                 elif feat.type not in ("bool", "relation"):
                     example = f"{name}={feat.values[0]}" if feat.values else f"{name}=..."
                     article = "an" if feat.type[0] in "aeiou" else "a"
-                    errors.append(f"{name!r} is {article} {feat.type} feature; compare it, e.g. {example} (only "
-                                  f"categories, flags and relations stand bare; a bare relation means "
-                                  f"'has at least one')")
+                    errors.append(
+                        f"{name!r} is {article} {feat.type} feature; compare it, e.g. {example} (only "
+                        f"categories, flags and relations stand bare; a bare relation means "
+                        f"'has at least one')"
+                    )
                 return
             if name in PSEUDO_FEATURES:
                 if name == "category":
@@ -281,8 +287,9 @@ def check(node: Node, inventory: Any, slots: Iterable[str] | None = None) -> lis
                 return
             feat = inventory.features.get(name)
             if feat is None:
-                errors.append(f"unknown feature {name!r}"
-                              f"{did_you_mean(name, list(inventory.features) + list(PSEUDO_FEATURES))}")
+                errors.append(
+                    f"unknown feature {name!r}{did_you_mean(name, list(inventory.features) + list(PSEUDO_FEATURES))}"
+                )
                 return
             for v in values:
                 if isinstance(v, Ref):
@@ -292,8 +299,10 @@ def check(node: Node, inventory: Any, slots: Iterable[str] | None = None) -> lis
                 elif feat.type == "bool" and v not in ("true", "false"):
                     errors.append(f"{name} is a flag: write {name}, not {name} or {name}=true/false")
                 elif feat.type == "relation" and v in ("true", "false"):
-                    errors.append(f"{name} is a relation: write {name} (has one) or not {name}, "
-                                  f"or compare it with lemmas ({name}=x, lemma = slot.{name})")
+                    errors.append(
+                        f"{name} is a relation: write {name} (has one) or not {name}, "
+                        f"or compare it with lemmas ({name}=x, lemma = slot.{name})"
+                    )
 
     visit(node)
     return errors
@@ -367,6 +376,7 @@ def compile_formula(node: Node, categories: frozenset[str]) -> Predicate:
         def fits(w: FeatureSource, r: Resolver | None) -> bool:
             formula = resolve_ref(r, ref)
             return formula is not None and evaluate(formula, w, categories)
+
         return fits
     if kind == "flag":
         flag_ref = node[1]
@@ -377,6 +387,7 @@ def compile_formula(node: Node, categories: frozenset[str]) -> Predicate:
         def takes(w: FeatureSource, r: Resolver | None) -> bool:
             formula, other = w.get(feature), resolve_ref(r, ref)
             return formula is not None and other is not None and evaluate(formula, other, categories)
+
         return takes
     _, name, op, values = node
     if op is None:
@@ -398,6 +409,7 @@ def compile_formula(node: Node, categories: frozenset[str]) -> Predicate:
         value = w.get(name)
         want = wanted(r)
         return value is None or not want or _matches(value, want)
+
     return compatible
 
 

@@ -64,8 +64,9 @@ def _check_targets(lexemes: list[Lexeme], feature: Feature, known: dict[str, lis
         keep = set()
         for lemma in sorted(value):
             if lemma not in known:
-                errors.append(LexiconError(f"unknown {feature.target} lemma {lemma!r}{did_you_mean(lemma, known)}",
-                                           *where))
+                errors.append(
+                    LexiconError(f"unknown {feature.target} lemma {lemma!r}{did_you_mean(lemma, known)}", *where)
+                )
             elif lexeme.category == feature.target and lemma == lexeme.lemma:
                 errors.append(LexiconError(f"{lemma!r} cannot be its own {feature.name}", *where))
             else:
@@ -93,14 +94,18 @@ def _overlaps(lexemes: list[Lexeme], feature: Feature, other: Feature) -> list[S
             if pair in seen:
                 continue
             seen.add(pair)
-            errors.append(LexiconError(f"{lexeme.lemma!r} and {lemma!r} are both {feature.name} and {other.name}; "
-                                       f"a pair can only be one", lexeme.source.file, lexeme.source.line,
-                                       feature.name))
+            errors.append(
+                LexiconError(
+                    f"{lexeme.lemma!r} and {lemma!r} are both {feature.name} and {other.name}; a pair can only be one",
+                    lexeme.source.file,
+                    lexeme.source.line,
+                    feature.name,
+                )
+            )
     return errors
 
 
-def _close(lexemes: list[Lexeme], feature: Feature, base: Feature,
-           known: dict[str, list[Lexeme]]) -> list[SpecError]:
+def _close(lexemes: list[Lexeme], feature: Feature, base: Feature, known: dict[str, list[Lexeme]]) -> list[SpecError]:
     """Derive ``feature`` as the transitive closure of ``base``; report cycles of ``base``."""
     closure: dict[str, frozenset[str]] = {}
     errors: list[SpecError] = []
@@ -112,7 +117,7 @@ def _close(lexemes: list[Lexeme], feature: Feature, base: Feature,
         if lemma in closure:
             return closure[lemma]
         if lemma in path:
-            raise _Cycle(path[path.index(lemma):] + [lemma])
+            raise _Cycle(path[path.index(lemma) :] + [lemma])
         path.append(lemma)
         found: set[str] = set()
         for parent in sorted(parents(lemma)):
@@ -131,8 +136,9 @@ def _close(lexemes: list[Lexeme], feature: Feature, base: Feature,
             members = frozenset(cycle.path)
             if members not in reported:
                 reported.add(members)
-                message = (f"{base.name} cycle: {' -> '.join(cycle.path)}; "
-                           f"a chain must end at a word without {base.name}")
+                message = (
+                    f"{base.name} cycle: {' -> '.join(cycle.path)}; a chain must end at a word without {base.name}"
+                )
                 errors.append(LexiconError(message, lexeme.source.file, lexeme.source.line, base.name))
             for lemma in cycle.path:  # so later rows on the same cycle are not reported again
                 closure.setdefault(lemma, frozenset())

@@ -18,9 +18,14 @@ from blimpgen.records.jsonl import dumps_record
 FILLERS = [f"w{i}" for i in range(20)]
 VOCABULARY = " ".join([*FILLERS, "yes", "no", "."])
 FAST = {"epochs": 10, "lr": 1e-2, "batch_size": 8}
-HEAD = {"cls.predictions.bias", "cls.predictions.decoder.bias", "cls.predictions.transform.dense.weight",
-        "cls.predictions.transform.dense.bias", "cls.predictions.transform.LayerNorm.weight",
-        "cls.predictions.transform.LayerNorm.bias"}
+HEAD = {
+    "cls.predictions.bias",
+    "cls.predictions.decoder.bias",
+    "cls.predictions.transform.dense.weight",
+    "cls.predictions.transform.dense.bias",
+    "cls.predictions.transform.LayerNorm.weight",
+    "cls.predictions.transform.LayerNorm.bias",
+}
 
 
 def position_items(n: int, seed: int, control: bool = False) -> list[ProbeItem]:
@@ -34,9 +39,17 @@ def position_items(n: int, seed: int, control: bool = False) -> list[ProbeItem]:
             context, answer = f"{a} [MASK] {b} .", ("yes", "no")[i % 2]
         else:
             context, answer = (f"[MASK] {a} {b} .", "yes") if first else (f"{a} {b} [MASK] .", "no")
-        items.append(ProbeItem(item_id=f"POS-{seed}-{i:05d}" + (".no_language" if control else ""), UID="POS",
-                               item_type="multiple_choice", context=context, candidates=("yes", "no"),
-                               answer=answer, control="no_language" if control else "none"))
+        items.append(
+            ProbeItem(
+                item_id=f"POS-{seed}-{i:05d}" + (".no_language" if control else ""),
+                UID="POS",
+                item_type="multiple_choice",
+                context=context,
+                candidates=("yes", "no"),
+                answer=answer,
+                control="no_language" if control else "none",
+            )
+        )
     return items
 
 

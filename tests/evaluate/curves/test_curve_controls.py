@@ -66,9 +66,16 @@ def tiny_bert(tmp_path, items, seed: int = 0) -> str:
 
     tokenizer = make_tokenizer("wordlevel", texts=[i.context.replace("[MASK]", c) for i in items for c in i.candidates])
     torch.manual_seed(seed)
-    config = BertConfig(vocab_size=len(tokenizer), hidden_size=64, num_hidden_layers=2, num_attention_heads=2,
-                        intermediate_size=128, max_position_embeddings=64, pad_token_id=tokenizer.pad_token_id,
-                        initializer_range=0.2)
+    config = BertConfig(
+        vocab_size=len(tokenizer),
+        hidden_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=128,
+        max_position_embeddings=64,
+        pad_token_id=tokenizer.pad_token_id,
+        initializer_range=0.2,
+    )
     folder = tmp_path / f"bert-{seed}"
     BertForMaskedLM(config).eval().save_pretrained(folder)
     tokenizer.save_pretrained(folder)
@@ -84,8 +91,13 @@ def curves(tmp_path, items, controls_of=None, **options):
     nolang = (control_train["no_language"], control_held["no_language"])
     if controls_of is not None:
         nolang = tuple(controls_of(part) for part in nolang)
-    result = learning_curve(tiny_bert(tmp_path, items), language_train, language_held,
-                            controls={"no_language": nolang}, **{**TRAIN, **options})
+    result = learning_curve(
+        tiny_bert(tmp_path, items),
+        language_train,
+        language_held,
+        controls={"no_language": nolang},
+        **{**TRAIN, **options},
+    )
     return result.language, result.controls["no_language"]
 
 

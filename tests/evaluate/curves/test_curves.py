@@ -54,11 +54,15 @@ def gpt2_dir(tmp_path_factory, tokenizer) -> str:
 
 # --- WS and MAX --------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("ran,expected", [
-    (SIZES, 0.23 * 0.5 + 0.20 * 0.6 + 0.17 * 0.7 + 0.14 * 0.8 + 0.11 * 0.9 + 0.08 * 1.0 + 0.07 * 1.0),
-    (SIZES[:4], (0.23 * 0.5 + 0.20 * 0.6 + 0.17 * 0.7 + 0.14 * 0.8) / (0.23 + 0.20 + 0.17 + 0.14)),
-    ((125, 1000), (0.20 * 0.6 + 0.11 * 0.9) / (0.20 + 0.11)),
-])
+
+@pytest.mark.parametrize(
+    "ran,expected",
+    [
+        (SIZES, 0.23 * 0.5 + 0.20 * 0.6 + 0.17 * 0.7 + 0.14 * 0.8 + 0.11 * 0.9 + 0.08 * 1.0 + 0.07 * 1.0),
+        (SIZES[:4], (0.23 * 0.5 + 0.20 * 0.6 + 0.17 * 0.7 + 0.14 * 0.8) / (0.23 + 0.20 + 0.17 + 0.14)),
+        ((125, 1000), (0.20 * 0.6 + 0.11 * 0.9) / (0.20 + 0.11)),
+    ],
+)
 def test_curves_ws_and_max_of_a_hand_made_curve(ran, expected):
     accuracy = dict(zip(SIZES, [0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.0]))
     ws, top = summarise({n: accuracy[n] for n in ran}, weights_for(SIZES))
@@ -77,8 +81,12 @@ def test_curves_weights_are_olmpics_and_sum_to_one():
 
 def test_curves_summary_is_the_mean_of_seeds_with_the_best_seed_beside_it():
     """oLMpics 3.2: "report average accuracy across seeds" (probes audit P3: the best seed was the headline)."""
-    runs = (Run(62, 0, 0.5, 0.7, 0.6, 4), Run(62, 1, 0.7, 0.7, 0.5, 4),
-            Run(125, 0, 0.6, 0.7, 0.4, 8), Run(125, 1, 0.9, 0.7, 0.3, 8))
+    runs = (
+        Run(62, 0, 0.5, 0.7, 0.6, 4),
+        Run(62, 1, 0.7, 0.7, 0.5, 4),
+        Run(125, 0, 0.6, 0.7, 0.4, 8),
+        Run(125, 1, 0.9, 0.7, 0.3, 8),
+    )
     weights = {62: 0.23 / 0.43, 125: 0.20 / 0.43}
     curve = Curve("language", 200, 50, 0.5, 0.5, runs, weights)
     summary = curve.summary()
@@ -104,6 +112,7 @@ def test_curves_split_items_is_seeded_disjoint_and_pairs_files():
 
 
 # --- head-only training ------------------------------------------------------------------------
+
 
 def test_curves_training_changes_only_the_head(tokenizer):
     model = make_bert(tokenizer)
@@ -143,8 +152,9 @@ def test_curves_linear_trains_only_the_output_layer(tokenizer):
 def test_curves_find_the_head_of_other_families(family, head, tokenizer):
     import transformers
 
-    config = getattr(transformers, f"{family}Config")(vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=1,
-                                                      num_attention_heads=2, intermediate_size=64)
+    config = getattr(transformers, f"{family}Config")(
+        vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=1, num_attention_heads=2, intermediate_size=64
+    )
     model = getattr(transformers, f"{family}ForMaskedLM")(config).eval()
     trainer = HeadTrainer(model, tokenizer)  # checks head(encoder states) == the model's logits
     assert trainer.head_name == head
@@ -158,8 +168,15 @@ def test_curves_find_the_head_of_other_families(family, head, tokenizer):
 def test_curves_scores_are_the_full_models_log_probabilities(tokenizer):
     model = make_bert(tokenizer)
     shared = position_items(3, 2)
-    own = ProbeItem(item_id="OWN-00000", UID="OWN", item_type="multiple_choice", context="w1 [MASK] w2 .",
-                    candidates=("yes", "no"), answer="yes", contexts={"yes": "w1 [MASK] w2 .", "no": "w3 w4 [MASK] ."})
+    own = ProbeItem(
+        item_id="OWN-00000",
+        UID="OWN",
+        item_type="multiple_choice",
+        context="w1 [MASK] w2 .",
+        candidates=("yes", "no"),
+        answer="yes",
+        contexts={"yes": "w1 [MASK] w2 .", "no": "w3 w4 [MASK] ."},
+    )
     items = [*shared, own]
     trainer = HeadTrainer(model, tokenizer)
     data = trainer.encode(items)
@@ -175,9 +192,16 @@ def test_curves_scores_are_the_full_models_log_probabilities(tokenizer):
 
 
 def test_curves_learnable_task_beats_chance_and_the_control_does_not(bert_dir):
-    result = learning_curve(bert_dir, position_items(64, 1), position_items(100, 2), sizes=(8, 16, 32, 100),
-                            seeds=(0, 1), control_train=position_items(64, 3, control=True),
-                            control_eval=position_items(100, 4, control=True), **FAST)
+    result = learning_curve(
+        bert_dir,
+        position_items(64, 1),
+        position_items(100, 2),
+        sizes=(8, 16, 32, 100),
+        seeds=(0, 1),
+        control_train=position_items(64, 3, control=True),
+        control_eval=position_items(100, 4, control=True),
+        **FAST,
+    )
     language, control = result.language, result.control
     assert control is not None and control.label == "no_language"
     assert language.chance == control.chance == 0.5
@@ -192,21 +216,56 @@ def test_curves_learnable_task_beats_chance_and_the_control_does_not(bert_dir):
 
 def test_curves_same_seed_same_numbers(bert_dir):
     def run():
-        return learning_curve(bert_dir, position_items(24, 1), position_items(30, 2), sizes=(8, 16), seeds=(0, 1),
-                              control_train=position_items(24, 3, True), control_eval=position_items(30, 4, True),
-                              epochs=3, lr=1e-3, batch_size=4).to_dict()
+        return learning_curve(
+            bert_dir,
+            position_items(24, 1),
+            position_items(30, 2),
+            sizes=(8, 16),
+            seeds=(0, 1),
+            control_train=position_items(24, 3, True),
+            control_eval=position_items(30, 4, True),
+            epochs=3,
+            lr=1e-3,
+            batch_size=4,
+        ).to_dict()
+
     first = run()
     assert first == run()
     accuracies = [r["accuracy"] for r in first["language"]["runs"]]
     assert len(accuracies) == 4
 
 
-@pytest.mark.parametrize("items,message", [
-    ([ProbeItem(item_id="B-00000", UID="B", item_type="multiple_choice", context="w1 [MASK] .",
-                candidates=("yes", "w2 w3"), answer="yes")], "candidate 'w2 w3' is 2 tokens"),
-    ([ProbeItem(item_id="B-00001", UID="B", item_type="multiple_choice", context="w1 [MASK] .",
-                candidates=("yes", "zebra"), answer="yes")], "candidate 'zebra' is not in"),
-])
+@pytest.mark.parametrize(
+    "items,message",
+    [
+        (
+            [
+                ProbeItem(
+                    item_id="B-00000",
+                    UID="B",
+                    item_type="multiple_choice",
+                    context="w1 [MASK] .",
+                    candidates=("yes", "w2 w3"),
+                    answer="yes",
+                )
+            ],
+            "candidate 'w2 w3' is 2 tokens",
+        ),
+        (
+            [
+                ProbeItem(
+                    item_id="B-00001",
+                    UID="B",
+                    item_type="multiple_choice",
+                    context="w1 [MASK] .",
+                    candidates=("yes", "zebra"),
+                    answer="yes",
+                )
+            ],
+            "candidate 'zebra' is not in",
+        ),
+    ],
+)
 def test_curves_bad_candidates_are_errors(bert_dir, items, message):
     with pytest.raises(BlimpgenError, match=message):
         learning_curve(bert_dir, items, items, sizes=(1,), seeds=(0,))
@@ -222,12 +281,16 @@ def test_curves_models_without_a_separable_head_are_errors(gpt2_dir, tokenizer):
 
     with pytest.raises(BlimpgenError, match="a gpt2 model has no masked-LM head"):
         learning_curve(gpt2_dir, position_items(8, 1), position_items(8, 2), sizes=(4,), seeds=(0,))
-    encoder_only = BertModel(BertConfig(vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=1,
-                                        num_attention_heads=2, intermediate_size=64))
+    encoder_only = BertModel(
+        BertConfig(
+            vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=1, num_attention_heads=2, intermediate_size=64
+        )
+    )
     with pytest.raises(BlimpgenError, match="has no masked-LM head"):
         find_head(encoder_only)
-    flat = DistilBertForMaskedLM(DistilBertConfig(vocab_size=len(tokenizer), dim=32, n_layers=1, n_heads=2,
-                                                  hidden_dim=64))
+    flat = DistilBertForMaskedLM(
+        DistilBertConfig(vocab_size=len(tokenizer), dim=32, n_layers=1, n_heads=2, hidden_dim=64)
+    )
     with pytest.raises(BlimpgenError, match="not inside a separate head module"):
         find_head(flat)
 
@@ -235,12 +298,15 @@ def test_curves_models_without_a_separable_head_are_errors(gpt2_dir, tokenizer):
 # --- blimpgen probe curve ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("options,message", [
-    ({"epochs": 0}, "--epochs must be at least 1, got 0"),
-    ({"lr": 0}, "--lr must be greater than 0, got 0"),
-    ({"warmup_ratio": 1.0}, "--warmup-ratio must be less than 1, got 1.0"),
-    ({"epoch": 3}, "unknown option 'epoch'; did you mean 'epochs'?"),
-])
+@pytest.mark.parametrize(
+    "options,message",
+    [
+        ({"epochs": 0}, "--epochs must be at least 1, got 0"),
+        ({"lr": 0}, "--lr must be greater than 0, got 0"),
+        ({"warmup_ratio": 1.0}, "--warmup-ratio must be less than 1, got 1.0"),
+        ({"epoch": 3}, "unknown option 'epoch'; did you mean 'epochs'?"),
+    ],
+)
 def test_curves_train_options_are_checked_naming_their_flag(options, message):
     with pytest.raises(OptionError) as info:
         TrainOptions(**options)

@@ -25,8 +25,24 @@ from blimpgen.records.jsonl import dumps_record  # noqa: E402
 
 from ..tiny import make_bert, make_tokenizer, run_cli  # noqa: E402
 
-THINGS = ["hammer", "spoon", "teacup", "wheelbarrow", "screwdriver", "saucepan", "toothbrush", "lampshade",
-          "bookcase", "sunflower", "raincoat", "snowman", "doorknob", "keyboard", "notebook", "backpack"]
+THINGS = [
+    "hammer",
+    "spoon",
+    "teacup",
+    "wheelbarrow",
+    "screwdriver",
+    "saucepan",
+    "toothbrush",
+    "lampshade",
+    "bookcase",
+    "sunflower",
+    "raincoat",
+    "snowman",
+    "doorknob",
+    "keyboard",
+    "notebook",
+    "backpack",
+]
 
 
 def questions(n: int, seed: int = 0) -> list[ProbeItem]:
@@ -37,8 +53,17 @@ def questions(n: int, seed: int = 0) -> list[ProbeItem]:
         right, *wrong = rng.sample(THINGS, 3)
         candidates = [f"the proper {right}", f"some other {wrong[0]}", f"some other {wrong[1]}"]
         rng.shuffle(candidates)
-        items.append(ProbeItem(f"qa-{i:05d}", "qa", "question", f"Which {rng.choice(['one', 'thing'])} fits?",
-                               tuple(candidates), f"the proper {right}", arguments=(right, *wrong)))
+        items.append(
+            ProbeItem(
+                f"qa-{i:05d}",
+                "qa",
+                "question",
+                f"Which {rng.choice(['one', 'thing'])} fits?",
+                tuple(candidates),
+                f"the proper {right}",
+                arguments=(right, *wrong),
+            )
+        )
     return items
 
 
@@ -76,8 +101,10 @@ def test_qa_logits_are_the_head_on_the_first_token_of_each_pair(tiny) -> None:
                 expected = trainer.head(first).item()
             assert got[row, k].item() == pytest.approx(expected, rel=1e-4, abs=1e-5)
     scores = got.detach()
-    correct = sum(int(scores[r].argmax()) == item.candidates.index(item.answer) and
-                  (scores[r] == scores[r].max()).sum() == 1 for r, item in enumerate(items))
+    correct = sum(
+        int(scores[r].argmax()) == item.candidates.index(item.answer) and (scores[r] == scores[r].max()).sum() == 1
+        for r, item in enumerate(items)
+    )
     assert trainer.accuracy(data) == correct / len(items)
 
 
@@ -100,8 +127,18 @@ def test_qa_each_run_starts_from_the_pretrained_encoder(tiny) -> None:
 def test_qa_learning_curve_rises_above_chance_on_a_learnable_suite(tiny) -> None:
     folder, _, _ = tiny
     items = questions(300)
-    result = learning_curve(str(folder), items[:250], items[250:], sizes=(62, 125), seeds=(0, 1), epochs=8,
-                            lr=2e-3, batch_size=16, device="cpu", protocol="mc-qa")
+    result = learning_curve(
+        str(folder),
+        items[:250],
+        items[250:],
+        sizes=(62, 125),
+        seeds=(0, 1),
+        epochs=8,
+        lr=2e-3,
+        batch_size=16,
+        device="cpu",
+        protocol="mc-qa",
+    )
     curve = result.language
     assert result.options["protocol"] == "mc-qa" and curve.chance == pytest.approx(1 / 3)
     assert curve.means()[125] > 0.6, curve.points()  # chance is 1/3
@@ -114,8 +151,16 @@ def test_qa_refuses_linear_and_items_without_candidates(tiny) -> None:
     items = questions(80)
     with pytest.raises(OptionError, match="LINEAR"):
         learning_curve(str(folder), items[:70], items[70:], sizes=(62,), seeds=(0,), protocol="mc-qa", linear=True)
-    role = ProbeItem("role-00000", "role", "role_contrast", "Which cup the cat had [MASK] .", ("broken",), "broken",
-                     good="broken", reversed_context="Which cat the cup had [MASK] .")
+    role = ProbeItem(
+        "role-00000",
+        "role",
+        "role_contrast",
+        "Which cup the cat had [MASK] .",
+        ("broken",),
+        "broken",
+        good="broken",
+        reversed_context="Which cat the cup had [MASK] .",
+    )
     with pytest.raises(DataError, match="role_contrast item: MC-QA chooses among candidates"):
         QATrainer(model, tokenizer).encode([role])
 
@@ -127,9 +172,32 @@ def test_cli_probe_curve_with_the_mc_qa_protocol(tiny, tmp_path, capsys) -> None
     # a second gen run numbers its items alike: the same ids, other items (a split's dev file)
     held.write_text("".join(dumps_record(item) + "\n" for item in questions(20, seed=9)), encoding="utf-8")
     out = tmp_path / "curve"
-    code, stdout, err = run_cli(["probe", "curve", "--model", str(folder), "--train", str(path), "--eval", str(held),
-                                 "--protocol", "mc-qa", "--sizes", "62", "--seeds", "0", "--steps", "2",
-                                 "--device", "cpu", "--out", str(out), "--quiet"], capsys)
+    code, stdout, err = run_cli(
+        [
+            "probe",
+            "curve",
+            "--model",
+            str(folder),
+            "--train",
+            str(path),
+            "--eval",
+            str(held),
+            "--protocol",
+            "mc-qa",
+            "--sizes",
+            "62",
+            "--seeds",
+            "0",
+            "--steps",
+            "2",
+            "--device",
+            "cpu",
+            "--out",
+            str(out),
+            "--quiet",
+        ],
+        capsys,
+    )
     assert code == 0, err
     curve = json.loads((out / "curve.json").read_text())
     assert curve["options"]["protocol"] == "mc-qa" and "MC-QA" in curve["protocol"]

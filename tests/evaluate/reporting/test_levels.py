@@ -52,12 +52,18 @@ def test_levels_need_levels_and_scores(tmp_path: Path) -> None:
         level_results(data, [tmp_path / "missing"])
 
 
-@pytest.mark.parametrize(("line", "message"), [
-    ("{not json", r"pairs.jsonl:3: invalid JSON"),
-    ("[1, 2]", r"pairs.jsonl:3: expected a JSON object, got list"),
-    ('{"pair_id": "u-00002", "UID": "u", "correct": "yes"}', r"pairs.jsonl:3: correct: expected a per-pair result row"),
-    ('{"pair_id": "u-00002", "correct": 1.0}', r"pairs.jsonl:3: UID: expected a per-pair result row"),
-])
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("{not json", r"pairs.jsonl:3: invalid JSON"),
+        ("[1, 2]", r"pairs.jsonl:3: expected a JSON object, got list"),
+        (
+            '{"pair_id": "u-00002", "UID": "u", "correct": "yes"}',
+            r"pairs.jsonl:3: correct: expected a per-pair result row",
+        ),
+        ('{"pair_id": "u-00002", "correct": 1.0}', r"pairs.jsonl:3: UID: expected a per-pair result row"),
+    ],
+)
 def test_levels_bad_result_row_is_located(tmp_path: Path, line: str, message: str) -> None:
     data, results = write_case(tmp_path)
     rows = (results / "pairs.jsonl").read_text().splitlines()
@@ -96,25 +102,39 @@ def test_levels_attractor_lowers_accuracy_of_a_trained_ngram(tmp_path: Path) -> 
 
     uid = "subject_verb_agreement_attractor_distance"
     train_pairs, data = tmp_path / "train.jsonl", tmp_path / "design.jsonl"
-    code, output = run("gen", "-p", uid, "--design", "attractor=none", "-n", "2000", "--seed", "101",
-                       "-o", str(train_pairs), "--quiet")
+    code, output = run(
+        "gen", "-p", uid, "--design", "attractor=none", "-n", "2000", "--seed", "101", "-o", str(train_pairs), "--quiet"
+    )
     assert code == 0, output
     corpus = tmp_path / "train.txt"
     good = [json.loads(line)["sentence_good"] for line in train_pairs.read_text().splitlines()]
     corpus.write_text("".join(sentence + "\n" for sentence in good))
-    code, output = run("ngram", "train", str(corpus), "-o", str(tmp_path / "lm.arpa"), "--order", "3",
-                       "--unk-cutoff", "1")
+    code, output = run(
+        "ngram", "train", str(corpus), "-o", str(tmp_path / "lm.arpa"), "--order", "3", "--unk-cutoff", "1"
+    )
     assert code == 0, output
-    code, output = run("gen", "-p", uid, "--design", "distance=adjacent", "-n", "60", "--seed", "1", "-o", str(data),
-                       "--quiet")
+    code, output = run(
+        "gen", "-p", uid, "--design", "distance=adjacent", "-n", "60", "--seed", "1", "-o", str(data), "--quiet"
+    )
     assert code == 0, output
-    code, output = run("eval", "--scorer", "ngram", "--scorer-option", f"ngram_model={tmp_path / 'lm.arpa'}",
-                       "--data", str(data), "--out", str(tmp_path / "res"))
+    code, output = run(
+        "eval",
+        "--scorer",
+        "ngram",
+        "--scorer-option",
+        f"ngram_model={tmp_path / 'lm.arpa'}",
+        "--data",
+        str(data),
+        "--out",
+        str(tmp_path / "res"),
+    )
     assert code == 0, output
     code, output = run("report", str(tmp_path / "res"), "--levels", str(data), "--plots", str(tmp_path / "plots"))
     assert code == 0 and "effect vs none" in output, output
-    assert {path.name for path in (tmp_path / "plots").iterdir()} == {f"levels_{uid}_attractor.png",
-                                                                       f"levels_{uid}_distance.png"}
+    assert {path.name for path in (tmp_path / "plots").iterdir()} == {
+        f"levels_{uid}_attractor.png",
+        f"levels_{uid}_distance.png",
+    }
 
     (result,) = level_results(data, [tmp_path / "res"])
     assert {cell.n for cell in result.cells.values()} == {60} and len(result.cells) == 3  # the chosen cells

@@ -38,8 +38,11 @@ def test_report_table_and_figures(two_results: list[Path], tmp_path: Path):
     assert lines[0].split() == ["phenomenon", "freq", "flat"]
     assert any(line.startswith("overall") for line in lines)
     names = sorted(p.name for p in plots.iterdir())
-    assert names == ["accuracy_by_length_perplexity_confidence.png", "accuracy_by_phenomenon.png",
-                     "paradigm_correlation.png"]
+    assert names == [
+        "accuracy_by_length_perplexity_confidence.png",
+        "accuracy_by_phenomenon.png",
+        "paradigm_correlation.png",
+    ]
     for name in names:
         assert (plots / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert table_csv.read_text().startswith("phenomenon,freq,flat")
@@ -83,8 +86,11 @@ def test_report_probes_two_folders_table_and_figures(two_probe_results: list[Pat
     assert lines[0].split() == ["suite", "freq", "flat"]
     assert [line.split()[0] for line in lines[1:4]] == ["agreement", "role", "overall"]
     assert "metric: mc_accuracy" in text
-    assert sorted(p.name for p in plots.iterdir()) == ["accuracy_by_phenomenon.png", "accuracy_by_suite.png",
-                                                       "suite_correlation.png"]
+    assert sorted(p.name for p in plots.iterdir()) == [
+        "accuracy_by_phenomenon.png",
+        "accuracy_by_suite.png",
+        "suite_correlation.png",
+    ]
     assert table_csv.read_text().startswith("suite,freq,flat")
     sensitivity = run_report(two_probe_results, metric="sensitivity").splitlines()
     assert sensitivity[1].split()[0] == "role" and sensitivity[2].split()[0] == "overall"

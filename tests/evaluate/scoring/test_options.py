@@ -45,8 +45,17 @@ def plugin():
 
 def test_options_are_the_constructor_parameters():
     options = {option.name: option for option in scorer_options(scorers.get("hf-causal"))}
-    assert list(options) == ["model", "tokenizer", "dtype", "device", "device_map", "batch_tokens", "first_token",
-                             "share_prefix", "model_args"]
+    assert list(options) == [
+        "model",
+        "tokenizer",
+        "dtype",
+        "device",
+        "device_map",
+        "batch_tokens",
+        "first_token",
+        "share_prefix",
+        "model_args",
+    ]
     assert options["model"].required and options["model"].types == (str,)
     assert options["tokenizer"].types == (str,)  # a hub id or folder (--tokenizer); a loaded one from Python
     assert options["model_args"].types == ()  # a mapping: --model-arg KEY=VALUE gathers it
@@ -55,14 +64,17 @@ def test_options_are_the_constructor_parameters():
     assert options["first_token"].doc.startswith("``bos`` scores the first word after a prepended BOS/EOS token")
 
 
-@pytest.mark.parametrize("scorer,text,key,value", [
-    ("hf-causal", "batch_tokens=1024", "batch_tokens", 1024),
-    ("hf-causal", "share_prefix=false", "share_prefix", False),
-    ("hf-causal", "first_token=none", "first_token", "none"),
-    ("hf-masked.v1", "pll=original", "pll", "original"),
-    ("ngram", "lowercase=no", "lowercase", False),
-    ("unigram", "corpus=a=b.txt", "corpus", "a=b.txt"),  # the value may contain "="
-])
+@pytest.mark.parametrize(
+    "scorer,text,key,value",
+    [
+        ("hf-causal", "batch_tokens=1024", "batch_tokens", 1024),
+        ("hf-causal", "share_prefix=false", "share_prefix", False),
+        ("hf-causal", "first_token=none", "first_token", "none"),
+        ("hf-masked.v1", "pll=original", "pll", "original"),
+        ("ngram", "lowercase=no", "lowercase", False),
+        ("unigram", "corpus=a=b.txt", "corpus", "a=b.txt"),  # the value may contain "="
+    ],
+)
 def test_options_values_are_coerced_from_annotations(scorer, text, key, value):
     flags = {"model": "m"} if scorer.startswith("hf-") else {}
     flags |= {"ngram_model": "m.arpa"} if scorer == "ngram" else {}
@@ -70,22 +82,45 @@ def test_options_values_are_coerced_from_annotations(scorer, text, key, value):
     assert options[key] == value and type(options[key]) is type(value)
 
 
-@pytest.mark.parametrize("texts,flags,message", [
-    (["frist_token=none"], {"model": "m"}, "scorer 'hf-causal' takes no option 'frist_token'; did you mean "
-                                           "'first_token' or 'batch_tokens'?"),
-    (["batch_tokens=lots"], {"model": "m"}, "--scorer-option batch_tokens=lots: expected an integer "
-                                            "(batch_tokens: int | None)"),
-    (["share_prefix=maybe"], {"model": "m"}, "--scorer-option share_prefix=maybe: expected true or false "
-                                             "(share_prefix: bool)"),
-    (["first_token=eos"], {"model": "m"}, "--scorer-option first_token=eos: expected one of: bos, none"),
-    (["model_args=x"], {"model": "m"}, "--scorer-option model_args=x: model_args takes Mapping[str, Any] "
-                                       "| None, which only a library caller can pass"),
-    (["batch_tokens"], {"model": "m"}, "--scorer-option 'batch_tokens': expected KEY=VALUE, e.g. batch_tokens=1024"),
-    (["batch_tokens=1", "batch_tokens=2"], {"model": "m"}, "--scorer-option batch_tokens is given twice "
-                                                           "(batch_tokens=1, batch_tokens=2)"),
-    (["model=gpt2"], {"model": "m"}, "--model and --scorer-option model=... both set 'model'; give one"),
-    ([], {}, "scorer 'hf-causal' needs option 'model' (--model)"),
-])
+@pytest.mark.parametrize(
+    "texts,flags,message",
+    [
+        (
+            ["frist_token=none"],
+            {"model": "m"},
+            "scorer 'hf-causal' takes no option 'frist_token'; did you mean 'first_token' or 'batch_tokens'?",
+        ),
+        (
+            ["batch_tokens=lots"],
+            {"model": "m"},
+            "--scorer-option batch_tokens=lots: expected an integer (batch_tokens: int | None)",
+        ),
+        (
+            ["share_prefix=maybe"],
+            {"model": "m"},
+            "--scorer-option share_prefix=maybe: expected true or false (share_prefix: bool)",
+        ),
+        (["first_token=eos"], {"model": "m"}, "--scorer-option first_token=eos: expected one of: bos, none"),
+        (
+            ["model_args=x"],
+            {"model": "m"},
+            "--scorer-option model_args=x: model_args takes Mapping[str, Any] "
+            "| None, which only a library caller can pass",
+        ),
+        (
+            ["batch_tokens"],
+            {"model": "m"},
+            "--scorer-option 'batch_tokens': expected KEY=VALUE, e.g. batch_tokens=1024",
+        ),
+        (
+            ["batch_tokens=1", "batch_tokens=2"],
+            {"model": "m"},
+            "--scorer-option batch_tokens is given twice (batch_tokens=1, batch_tokens=2)",
+        ),
+        (["model=gpt2"], {"model": "m"}, "--model and --scorer-option model=... both set 'model'; give one"),
+        ([], {}, "scorer 'hf-causal' needs option 'model' (--model)"),
+    ],
+)
 def test_options_errors_are_one_line(texts, flags, message):
     with pytest.raises(OptionError) as info:
         command_line_options("hf-causal", texts, flags)

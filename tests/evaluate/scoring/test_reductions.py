@@ -29,8 +29,10 @@ def test_reductions_empty_scores_mean_zero():
     assert reduce_scores(TokenScores((), ()), "mean") == 0.0
 
 
-@pytest.mark.parametrize("reduction,unigram,message", [("median", None, "unknown reduction 'median'"),
-                                                       ("slor", None, "needs a unigram model")])
+@pytest.mark.parametrize(
+    "reduction,unigram,message",
+    [("median", None, "unknown reduction 'median'"), ("slor", None, "needs a unigram model")],
+)
 def test_reductions_errors(reduction, unigram, message):
     with pytest.raises(BlimpgenError, match=message):
         reduce_scores(SCORES, reduction, unigram)

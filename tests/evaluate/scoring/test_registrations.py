@@ -12,17 +12,27 @@ from blimpgen.evaluate.scoring.registrations import make_scorer, scorers
 
 
 def test_registrations_snapshot_of_builtin_names():
-    assert {n for n in scorers.names() if n.endswith(".v1")} >= {"hf-causal.v1", "hf-masked.v1", "ngram.v1",
-                                                                 "unigram.v1"}
+    assert {n for n in scorers.names() if n.endswith(".v1")} >= {
+        "hf-causal.v1",
+        "hf-masked.v1",
+        "ngram.v1",
+        "unigram.v1",
+    }
     assert [n for n in ("hf-causal.v1", "hf-masked.v1", "ngram.v1", "unigram.v1") if n in scorers] == [
-        "hf-causal.v1", "hf-masked.v1", "ngram.v1", "unigram.v1"]
+        "hf-causal.v1",
+        "hf-masked.v1",
+        "ngram.v1",
+        "unigram.v1",
+    ]
 
 
 def test_registrations_listing_and_unigram_import_no_torch():
-    code = ("import sys; from blimpgen.evaluate.scoring.registrations import scorers, make_scorer; scorers.names(); "
-            "make_scorer('unigram', counts={'a': 1}).score_texts(['a']); "
-            "import blimpgen.evaluate.runner, blimpgen.evaluate.reporting.report, blimpgen.cli.evaluate; "
-            "assert 'torch' not in sys.modules and 'transformers' not in sys.modules")
+    code = (
+        "import sys; from blimpgen.evaluate.scoring.registrations import scorers, make_scorer; scorers.names(); "
+        "make_scorer('unigram', counts={'a': 1}).score_texts(['a']); "
+        "import blimpgen.evaluate.runner, blimpgen.evaluate.reporting.report, blimpgen.cli.evaluate; "
+        "assert 'torch' not in sys.modules and 'transformers' not in sys.modules"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 

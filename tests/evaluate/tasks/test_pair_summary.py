@@ -27,7 +27,7 @@ def test_pair_summary_overall_is_mean_over_paradigms_not_pairs():
 
 
 def test_pair_summary_phenomenon_averages_its_paradigms():
-    outcomes = ([Outcome("a", "p", "f", 1.0)] * 4 + [Outcome("b", "p", "f", 1.0), Outcome("b", "p", "f", 0.0)])
+    outcomes = [Outcome("a", "p", "f", 1.0)] * 4 + [Outcome("b", "p", "f", 1.0), Outcome("b", "p", "f", 0.0)]
     phenomenon = summarize_pairs(outcomes).phenomena["p"]
     assert phenomenon.accuracy == pytest.approx(0.75)
     assert phenomenon.n_paradigms == 2 and phenomenon.n_pairs == 6
@@ -35,13 +35,24 @@ def test_pair_summary_phenomenon_averages_its_paradigms():
 
 def test_pair_summary_csv_columns_derive_from_the_row_type():
     summary = summarize_pairs([Outcome("a", "p", "f", 1.0), Outcome("a", "p", "f", 0.0), Outcome("b", "q", "g", 1.0)])
-    options = {"model": "m", "scorer": "unigram.v1", "method": "full-sentence", "reduction": "sum",
-               "tie_policy": "wrong", "first_token": None}
+    options = {
+        "model": "m",
+        "scorer": "unigram.v1",
+        "method": "full-sentence",
+        "reduction": "sum",
+        "tie_policy": "wrong",
+        "first_token": None,
+    }
     lines = csv_text(PairCsvRow, summary.csv_rows(options)).splitlines()
-    assert lines[0] == ("level,name,phenomenon,field,n_paradigms,n_pairs,accuracy,ci_low,ci_high,model,scorer,method,"
-                        "reduction,tie_policy,first_token")
+    assert lines[0] == (
+        "level,name,phenomenon,field,n_paradigms,n_pairs,accuracy,ci_low,ci_high,model,scorer,method,"
+        "reduction,tie_policy,first_token"
+    )
     assert [line.split(",")[:6] for line in lines[1:]] == [
-        ["overall", "overall", "", "", "2", "3"], ["phenomenon", "p", "p", "", "1", "2"],
-        ["phenomenon", "q", "q", "", "1", "1"], ["paradigm", "a", "p", "f", "1", "2"],
-        ["paradigm", "b", "q", "g", "1", "1"]]
+        ["overall", "overall", "", "", "2", "3"],
+        ["phenomenon", "p", "p", "", "1", "2"],
+        ["phenomenon", "q", "q", "", "1", "1"],
+        ["paradigm", "a", "p", "f", "1", "2"],
+        ["paradigm", "b", "q", "g", "1", "1"],
+    ]
     assert lines[1].split(",")[6] == "0.75" and lines[1].endswith(",m,unigram.v1,full-sentence,sum,wrong,")

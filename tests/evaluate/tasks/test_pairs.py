@@ -26,8 +26,17 @@ def test_pairs_writes_pairs_json_and_csv_with_options(blimp_data: Path, tmp_path
     records = [json.loads(line) for line in (out / "pairs.jsonl").read_text().splitlines()]
     assert len(records) == 9
     first = records[0]
-    for key in ("logprob_good", "logprob_bad", "tokens_good", "tokens_bad", "correct", "method", "reduction",
-                "tie_policy", "scorer"):
+    for key in (
+        "logprob_good",
+        "logprob_bad",
+        "tokens_good",
+        "tokens_bad",
+        "correct",
+        "method",
+        "reduction",
+        "tie_policy",
+        "scorer",
+    ):
         assert key in first
     assert "token_scores_good" not in first  # only with save_tokens
     summary = json.loads((out / "results.json").read_text())
@@ -71,8 +80,12 @@ def test_pairs_missing_required_field_is_reported_with_line(tmp_path: Path):
 def test_pairs_flagged_pair_missing_prefix_fields_writes_nothing(tmp_path: Path):
     data = tmp_path / "data"
     data.mkdir()
-    (data / "p_1.jsonl").write_text(json.dumps({"sentence_good": "a b", "sentence_bad": "b a", "UID": "p_1",
-                                                "one_prefix_method": True, "pairID": "0"}) + "\n")
+    (data / "p_1.jsonl").write_text(
+        json.dumps(
+            {"sentence_good": "a b", "sentence_bad": "b a", "UID": "p_1", "one_prefix_method": True, "pairID": "0"}
+        )
+        + "\n"
+    )
     out = tmp_path / "out"
     with pytest.raises(BlimpgenError, match="no 'one_prefix_prefix'"):
         run_eval("unigram", {"counts": COUNTS}, [data], out, PairOptions(method="one-prefix"))
@@ -91,29 +104,40 @@ def test_pairs_slor_needs_unigram_corpus(blimp_data: Path, tmp_path: Path):
         PairOptions(reduction="slor")
     corpus = tmp_path / "corpus.txt"
     corpus.write_text("the cat is here .\nthe cats are here .\n", encoding="utf-8")
-    result = evaluate(UnigramScorer(counts=COUNTS), blimp_data, PairOptions(reduction="slor",
-                                                                             unigram_corpus=str(corpus)))
+    result = evaluate(
+        UnigramScorer(counts=COUNTS), blimp_data, PairOptions(reduction="slor", unigram_corpus=str(corpus))
+    )
     assert result.options["reduction"] == "slor" and result.options["unigram_corpus"] == str(corpus)
 
 
 def test_pairs_reads_original_blimp_records_without_provenance(tmp_path: Path):
     folder = tmp_path / "blimp"
     folder.mkdir()
-    write_fixture(folder, "regular_plural_subject_verb_agreement_1", "subject_verb_agreement",
-                  [("The cat is here .", "The cat are here .", None)])
+    write_fixture(
+        folder,
+        "regular_plural_subject_verb_agreement_1",
+        "subject_verb_agreement",
+        [("The cat is here .", "The cat are here .", None)],
+    )
     result = evaluate(UnigramScorer(counts=COUNTS), folder)
     assert result.rows[0].pair_id == "regular_plural_subject_verb_agreement_1-0"
 
 
 # -- results that used to be silently wrong (reliability report E05, F2, F8) ----------------------
 def _pairs_file(path: Path, pairs: list[tuple[str, str]]) -> Path:
-    path.write_text("".join(json.dumps({"sentence_good": good, "sentence_bad": bad, "UID": "p_1", "pairID": str(i)})
-                            + "\n" for i, (good, bad) in enumerate(pairs)), encoding="utf-8")
+    path.write_text(
+        "".join(
+            json.dumps({"sentence_good": good, "sentence_bad": bad, "UID": "p_1", "pairID": str(i)}) + "\n"
+            for i, (good, bad) in enumerate(pairs)
+        ),
+        encoding="utf-8",
+    )
     return path
 
 
-@pytest.mark.parametrize("good,bad,side", [("  ", "The cat are here .", "sentence_good"),
-                                           ("The cat is here .", "", "sentence_bad")])
+@pytest.mark.parametrize(
+    "good,bad,side", [("  ", "The cat are here .", "sentence_good"), ("The cat is here .", "", "sentence_bad")]
+)
 def test_pairs_sentence_of_zero_tokens_is_an_error_naming_pair_and_line(tmp_path: Path, good, bad, side):
     """E05: an empty sentence was scored 0.0 (0 tokens) and judged like any other pair."""
     data = _pairs_file(tmp_path / "p_1.jsonl", [("The cat is here .", "The cat are here ."), (good, bad)])
@@ -133,10 +157,18 @@ def test_pairs_where_every_pair_ties_is_refused_from_ten_pairs(tmp_path: Path, n
     if n < 10:  # a handful of pairs may tie by design (tie-policy tests, tiny samples)
         assert run_eval("unigram", {"counts": {}}, [data], out, PairOptions(tie="half")).summary.overall.accuracy == 0.5
         return
-    with pytest.raises(BlimpgenError, match=rf"^every pair tied: in all {n} pairs \(e.g. p_1-0\) good and bad got "
-                                            r"equal scores from unigram .*check the model/tokenizer"):
+    with pytest.raises(
+        BlimpgenError,
+        match=rf"^every pair tied: in all {n} pairs \(e.g. p_1-0\) good and bad got "
+        r"equal scores from unigram .*check the model/tokenizer",
+    ):
         run_eval("unigram", {"counts": {}}, [data], out, PairOptions(tie="half"))
     assert not out.exists()
-    one_differs = evaluate(UnigramScorer(counts=COUNTS), _pairs_file(tmp_path / "q_1.jsonl", [
-        ("The cat is here .", "The cat are here .")] + [("The cat is here .", "The cat here is .")] * (n - 1)))
+    one_differs = evaluate(
+        UnigramScorer(counts=COUNTS),
+        _pairs_file(
+            tmp_path / "q_1.jsonl",
+            [("The cat is here .", "The cat are here .")] + [("The cat is here .", "The cat here is .")] * (n - 1),
+        ),
+    )
     assert sum(r.tie for r in one_differs.rows) == n - 1

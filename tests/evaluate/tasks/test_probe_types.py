@@ -20,14 +20,37 @@ from .test_probes import FixedScorer, evaluate_items, summarize_probes
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
-TEXTS = ["The owner forgot which customer the waitress had served .", "He cut the bread with a sharp knife .",
-         "She asked him to bring a spoon and a bicycle .", "The nurse had helped the doctor .",
-         "which doctor the nurse had helped", "He asked her to stop wearing lipstick , mascara or a bracelet ."] * 4
-CPRAG = ProbeItem("cprag-00000", "cprag", "cloze_foils", "He wanted to cut the bread . He asked for a sharp [MASK] .",
-                  ("knife", "spoon", "bicycle"), "knife", good="knife", foils=("spoon", "bicycle"), expected=("knife",))
-ROLE = ProbeItem("role-00000", "role", "role_contrast", "The owner forgot which customer the waitress had [MASK] .",
-                 ("served",), "served", good="served", expected=("served",), arguments=("customer", "waitress"),
-                 reversed_context="The owner forgot which waitress the customer had [MASK] .")
+TEXTS = [
+    "The owner forgot which customer the waitress had served .",
+    "He cut the bread with a sharp knife .",
+    "She asked him to bring a spoon and a bicycle .",
+    "The nurse had helped the doctor .",
+    "which doctor the nurse had helped",
+    "He asked her to stop wearing lipstick , mascara or a bracelet .",
+] * 4
+CPRAG = ProbeItem(
+    "cprag-00000",
+    "cprag",
+    "cloze_foils",
+    "He wanted to cut the bread . He asked for a sharp [MASK] .",
+    ("knife", "spoon", "bicycle"),
+    "knife",
+    good="knife",
+    foils=("spoon", "bicycle"),
+    expected=("knife",),
+)
+ROLE = ProbeItem(
+    "role-00000",
+    "role",
+    "role_contrast",
+    "The owner forgot which customer the waitress had [MASK] .",
+    ("served",),
+    "served",
+    good="served",
+    expected=("served",),
+    arguments=("customer", "waitress"),
+    reversed_context="The owner forgot which waitress the customer had [MASK] .",
+)
 
 
 @pytest.fixture(scope="module")
@@ -100,8 +123,10 @@ def test_role_sensitivity_is_one_target_in_two_contexts(tiny) -> None:
 
 def test_role_sensitivity_reads_the_two_contexts_in_order() -> None:
     """A scorer that prefers the target in the plausible context is sensitive; swap them and it is not."""
-    table = {("The owner forgot which customer the waitress had ", " .", "served"): 0.6,  # probabilities
-             ("The owner forgot which waitress the customer had ", " .", "served"): 0.05}
+    table = {
+        ("The owner forgot which customer the waitress had ", " .", "served"): 0.6,  # probabilities
+        ("The owner forgot which waitress the customer had ", " .", "served"): 0.05,
+    }
     row = evaluate_items(FixedScorer(table), [ROLE], ProbeOptions()).rows[0]
     assert (row.sensitive, row.sensitive_margin) == (1.0, 1.0)
     assert row.prob_good - row.prob_bad == pytest.approx(0.55)
@@ -111,8 +136,14 @@ def test_role_sensitivity_reads_the_two_contexts_in_order() -> None:
 
 
 def test_questions_are_scored_by_sentence_whatever_the_method() -> None:
-    question = ProbeItem("q-00000", "q", "question", "What is found in a kitchen and used for cutting ?",
-                         ("kitchen knife", "spoon", "hand saw"), "kitchen knife")
+    question = ProbeItem(
+        "q-00000",
+        "q",
+        "question",
+        "What is found in a kitchen and used for cutting ?",
+        ("kitchen knife", "spoon", "hand saw"),
+        "kitchen knife",
+    )
     for method in ("blank", "sentence"):
         row = evaluate_items(FixedScorer({}), [question], ProbeOptions(probe_method=method)).rows[0]
         assert row.probe_method == "sentence"
@@ -123,8 +154,12 @@ def test_questions_are_scored_by_sentence_whatever_the_method() -> None:
 def test_replicated_shuffles_report_mean_and_sd() -> None:
     from blimpgen.generators.controls import derive_controls
 
-    items = [ProbeItem(f"s-{i:05d}", "s", "multiple_choice", f"w{i} x y z . It is [MASK] .", ("b", "cc"),
-                       "b" if i % 2 else "cc") for i in range(6)]
+    items = [
+        ProbeItem(
+            f"s-{i:05d}", "s", "multiple_choice", f"w{i} x y z . It is [MASK] .", ("b", "cc"), "b" if i % 2 else "cc"
+        )
+        for i in range(6)
+    ]
     made = [c for item in items for c in derive_controls(item, ("none", "shuffled"), shuffles=4)]
     rows = evaluate_items(FixedScorer({}), made, ProbeOptions(probe_method="sentence")).rows
     summary = summarize_probes(type("S", (list,), {"rows": rows})(), ProbeOptions())

@@ -25,8 +25,9 @@ class Scored(list):
     rows: list
 
 
-def evaluate_items(scorer: Scorer, items: Sequence[ProbeItem], options: ProbeOptions | None = None,
-                   where: str = "test.jsonl") -> Scored:
+def evaluate_items(
+    scorer: Scorer, items: Sequence[ProbeItem], options: ProbeOptions | None = None, where: str = "test.jsonl"
+) -> Scored:
     """Score items with the probe task, in one chunk (each item read from ``where``)."""
     task = ProbeTask(options)
     task.prepare(scorer)
@@ -64,18 +65,31 @@ class FixedScorer(Scorer):
 
 def test_probes_sensitivity_and_margin_on_hand_built_items():
     items = [
-        contrast("s-00000", "I saw a [MASK] .", "robin", "tree"),     # 0.050 vs 0.045: sensitive, under the margin
-        contrast("s-00001", "I saw a [MASK] .", "bird", "stone"),     # 0.050 vs 0.030: both
-        contrast("s-00002", "I saw a [MASK] .", "oak", "elm"),        # 0.010 vs 0.020: neither
-        contrast("s-00003", "I saw a [MASK] .", "cow", "hen"),        # tie
-        contrast("s-00004", "I saw a [MASK] .", "owl", "ant",          # own contexts: 0.30 vs 0.28
-                 contexts={"owl": "I saw a [MASK] .", "ant": "I saw an [MASK] ."}),
+        contrast("s-00000", "I saw a [MASK] .", "robin", "tree"),  # 0.050 vs 0.045: sensitive, under the margin
+        contrast("s-00001", "I saw a [MASK] .", "bird", "stone"),  # 0.050 vs 0.030: both
+        contrast("s-00002", "I saw a [MASK] .", "oak", "elm"),  # 0.010 vs 0.020: neither
+        contrast("s-00003", "I saw a [MASK] .", "cow", "hen"),  # tie
+        contrast(
+            "s-00004",
+            "I saw a [MASK] .",
+            "owl",
+            "ant",  # own contexts: 0.30 vs 0.28
+            contexts={"owl": "I saw a [MASK] .", "ant": "I saw an [MASK] ."},
+        ),
     ]
     left, right = "I saw a ", " ."
-    table = {(left, right, "robin"): 0.05, (left, right, "tree"): 0.045, (left, right, "bird"): 0.05,
-             (left, right, "stone"): 0.03, (left, right, "oak"): 0.01, (left, right, "elm"): 0.02,
-             (left, right, "cow"): 0.02, (left, right, "hen"): 0.02, (left, right, "owl"): 0.30,
-             ("I saw an ", right, "ant"): 0.28}
+    table = {
+        (left, right, "robin"): 0.05,
+        (left, right, "tree"): 0.045,
+        (left, right, "bird"): 0.05,
+        (left, right, "stone"): 0.03,
+        (left, right, "oak"): 0.01,
+        (left, right, "elm"): 0.02,
+        (left, right, "cow"): 0.02,
+        (left, right, "hen"): 0.02,
+        (left, right, "owl"): 0.30,
+        ("I saw an ", right, "ant"): 0.28,
+    }
     scorer = FixedScorer(table)
     records = evaluate_items(scorer, items, ProbeOptions(probe_method="blank", tie="half"))
     assert [r["sensitive"] for r in records] == [1.0, 1.0, 0.0, 0.5, 1.0]
@@ -103,11 +117,12 @@ def test_probes_margin_is_configurable():
 
 
 def test_probes_summary_suites_controls_groups_and_means():
-    items = [mc("neg_simp-00000", "A [MASK] .", ["b", "cc"], "b", group="one", linguistics_term="neg"),
-             mc("neg_simp-00001", "A [MASK] .", ["b", "cc"], "cc", group="two", linguistics_term="neg"),
-             mc("neg_simp-00000.shuffled", "A [MASK] .", ["b", "cc"], "b", control="shuffled",
-                linguistics_term="neg"),
-             mc("other-00000", "A [MASK] .", ["b", "cc"], "b", linguistics_term="other")]
+    items = [
+        mc("neg_simp-00000", "A [MASK] .", ["b", "cc"], "b", group="one", linguistics_term="neg"),
+        mc("neg_simp-00001", "A [MASK] .", ["b", "cc"], "cc", group="two", linguistics_term="neg"),
+        mc("neg_simp-00000.shuffled", "A [MASK] .", ["b", "cc"], "b", control="shuffled", linguistics_term="neg"),
+        mc("other-00000", "A [MASK] .", ["b", "cc"], "b", linguistics_term="other"),
+    ]
     # sentence method with a length-penalising scorer: the shorter candidate "b" always wins
     records = evaluate_items(FixedScorer({}), items, ProbeOptions())
     assert [r["predicted"] for r in records] == ["b", "b", "b", "b"]
@@ -137,8 +152,9 @@ class RefusingScorer(FixedScorer):
         for index, query in enumerate(queries):
             if "long" in query.context + query.text:
                 raise QueryError(index, "is 999 tokens, more than the 64 that model M can score")
-        return [TokenScores((), ()) if "zero" in q.text else TokenScores((q.text,), (-float(len(q.text)),))
-                for q in queries]
+        return [
+            TokenScores((), ()) if "zero" in q.text else TokenScores((q.text,), (-float(len(q.text)),)) for q in queries
+        ]
 
     def tokenize(self, text: str) -> list[str]:
         return [] if "zero" in text else text.split()
@@ -147,13 +163,18 @@ class RefusingScorer(FixedScorer):
 
 
 @pytest.mark.parametrize("method", ["sentence", "blank"])
-@pytest.mark.parametrize("word,problem", [("zero", "is 0 tokens for scorer 'fixed'"),
-                                          ("long", "is 999 tokens, more than the 64 that model M can score")])
+@pytest.mark.parametrize(
+    "word,problem",
+    [("zero", "is 0 tokens for scorer 'fixed'"), ("long", "is 999 tokens, more than the 64 that model M can score")],
+)
 def test_probes_unscorable_sentence_or_candidate_names_the_item(method, word, problem, tmp_path: Path):
     if (method, word) == ("blank", "zero"):
         pytest.skip("a candidate the scorer cannot put in the blank drops its item (next test)")
-    items = [mc("ok-00000", "A [MASK] .", ["b", "cc"], "b"), mc("ok-00001", "A [MASK] .", ["b", word], "b"),
-             mc("ok-00002", "A [MASK] .", ["b", "cc"], "b")]
+    items = [
+        mc("ok-00000", "A [MASK] .", ["b", "cc"], "b"),
+        mc("ok-00001", "A [MASK] .", ["b", word], "b"),
+        mc("ok-00002", "A [MASK] .", ["b", "cc"], "b"),
+    ]
     data = write_items(tmp_path / "ok.jsonl", items)
     with pytest.raises(BlimpgenError) as info:
         evaluate(RefusingScorer({}), data, ProbeOptions(probe_method=method))
@@ -163,8 +184,12 @@ def test_probes_unscorable_sentence_or_candidate_names_the_item(method, word, pr
 
 def test_probes_a_word_the_scorer_cannot_put_in_the_blank_drops_its_item_and_is_counted(tmp_path: Path):
     """Probes audit M9: one multi-token candidate aborted the whole run; Ettinger drops such items."""
-    items = [mc("ok-00000", "A [MASK] .", ["b", "cc"], "b"), mc("ok-00001", "A [MASK] .", ["b", "zero"], "b"),
-             contrast("neg-00000", "A [MASK] .", "b", "zero", ["b"]), contrast("neg-00001", "A [MASK] .", "b", "cc")]
+    items = [
+        mc("ok-00000", "A [MASK] .", ["b", "cc"], "b"),
+        mc("ok-00001", "A [MASK] .", ["b", "zero"], "b"),
+        contrast("neg-00000", "A [MASK] .", "b", "zero", ["b"]),
+        contrast("neg-00001", "A [MASK] .", "b", "cc"),
+    ]
     result = evaluate(RefusingScorer({}), write_items(tmp_path / "ok.jsonl", items), ProbeOptions(probe_method="blank"))
     rows = {row.item_id: row for row in result.rows}
     assert rows["ok-00001"].dropped and "'zero' is 0 tokens" in rows["ok-00001"].dropped
@@ -176,15 +201,19 @@ def test_probes_a_word_the_scorer_cannot_put_in_the_blank_drops_its_item_and_is_
     assert (suites["neg"].dropped, suites["neg"].metrics["sensitivity"].n_items) == (1, 1)
     assert "dropped (a word the model cannot score in the blank" in result.summary.table(result.options)
     with pytest.raises(BlimpgenError, match="no item could be scored: every one of the 1 items was dropped"):
-        evaluate(RefusingScorer({}), write_items(tmp_path / "zero.jsonl", [items[1]]),
-                 ProbeOptions(probe_method="blank"))
+        evaluate(
+            RefusingScorer({}), write_items(tmp_path / "zero.jsonl", [items[1]]), ProbeOptions(probe_method="blank")
+        )
 
 
 def test_probes_run_where_every_item_ties_is_refused(tmp_path: Path):
     items = [mc(f"tie-{i:05d}", "The [MASK] is here .", ["cat", "dog"], "cat") for i in range(10)]
     data = write_items(tmp_path / "tie.jsonl", items)
-    with pytest.raises(BlimpgenError, match=r"^every item tied: in all 10 items \(e.g. tie-00000\) the answer and "
-                                            r"the best other candidate got equal scores from unigram"):
+    with pytest.raises(
+        BlimpgenError,
+        match=r"^every item tied: in all 10 items \(e.g. tie-00000\) the answer and "
+        r"the best other candidate got equal scores from unigram",
+    ):
         evaluate(UnigramScorer(counts={}), data)
     assert len(evaluate(UnigramScorer(counts={}), data, ProbeOptions(limit=9)).rows) == 9  # a handful may
 
@@ -237,8 +266,12 @@ def test_probes_masked_restricted_softmax_equals_direct(masked, batch_tokens):
     records = evaluate_items(scorer, ITEMS, ProbeOptions())
     assert {r["probe_method"] for r in records} == {"blank"}
     for item, record in zip(ITEMS, records):
-        logits = torch.stack([mask_logits(model, tokenizer, item.context_for(o))[tokenizer.convert_tokens_to_ids(o)]
-                              for o in item.candidates])
+        logits = torch.stack(
+            [
+                mask_logits(model, tokenizer, item.context_for(o))[tokenizer.convert_tokens_to_ids(o)]
+                for o in item.candidates
+            ]
+        )
         expected = torch.log_softmax(logits, dim=-1).tolist()
         assert max(abs(math.log(p) - e) for p, e in zip(record["probabilities"], expected)) < 1e-5
         assert record["predicted"] == item.candidates[int(logits.argmax())]
@@ -298,8 +331,10 @@ def test_probes_masked_top_k_skips_multi_token_expected_words():
     scorer = MaskedLMScorer(make_bert(tokenizer), tokenizer)
     single = next(w for w in ("is", "a", "the", ".") if len(tokenizer.tokenize(w)) == 1)
     other = next(w for w in (".", "a", "the", "is") if len(tokenizer.tokenize(w)) == 1 and w != single)
-    items = [contrast("t-00000", "The cat [MASK] here", single, other, ["sleeping"]),
-             contrast("t-00001", "The cat [MASK] here", single, other, ["sleeping", single])]
+    items = [
+        contrast("t-00000", "The cat [MASK] here", single, other, ["sleeping"]),
+        contrast("t-00001", "The cat [MASK] here", single, other, ["sleeping", single]),
+    ]
     records = evaluate_items(scorer, items, ProbeOptions())
     assert records[0]["top_k_status"] == "multi_token" and records[0]["top5"] is None
     assert records[1]["top_k_status"] == "scored" and list(records[1]["expected_ranks"]) == [single]
@@ -340,7 +375,8 @@ def test_probes_causal_blank_uses_left_context_and_top_k_equals_direct(causal):
     assert list(scores.ranks) == [order.index(tokenizer.convert_tokens_to_ids(o)) + 1 for o in query.options]
     # the right context is ignored
     assert scorer.blank([BlankQuery(query.left, " asleep !", query.options)])[0].logprobs == pytest.approx(
-        scores.logprobs, abs=1e-5)
+        scores.logprobs, abs=1e-5
+    )
     record = evaluate_items(scorer, ITEMS[2:3], ProbeOptions(top_k=(1, 3)))[0]
     assert record["expected_ranks"]["is"] == scores.ranks[0]
     best = min(record["expected_ranks"].values())

@@ -58,6 +58,7 @@ class TrainOptions(OptionsModel):
     weight_decay: float = option_field(0.1, "--weight-decay", ge=0)
     warmup_ratio: float = option_field(0.06, "--warmup-ratio", ge=0, lt=1)
 
+
 Setup = Literal["mlp", "linear"]
 
 
@@ -73,15 +74,19 @@ def find_head(model: Any, name: str = "") -> tuple[str, Any, list[tuple[str, Any
     name = name or type(model).__name__
     output = model.get_output_embeddings() if hasattr(model, "get_output_embeddings") else None
     if output is None:
-        raise ModelLoadError(f"{name} has no masked-LM head (get_output_embeddings() is None); "
-                             f"learning curves need a masked LM such as BERT or RoBERTa")
+        raise ModelLoadError(
+            f"{name} has no masked-LM head (get_output_embeddings() is None); "
+            f"learning curves need a masked LM such as BERT or RoBERTa"
+        )
     module_names = {id(module): module_name for module_name, module in model.named_modules()}
     output_name = module_names[id(output)]
     head_name = output_name.rpartition(".")[0]
     base = getattr(model, "base_model", model)
     if not head_name or base is model:
-        raise ModelLoadError(f"{name}: its output layer {output_name!r} is not inside a separate head module; "
-                             "head-only training supports models whose head is one module (BERT, RoBERTa, ALBERT, ...)")
+        raise ModelLoadError(
+            f"{name}: its output layer {output_name!r} is not inside a separate head module; "
+            "head-only training supports models whose head is one module (BERT, RoBERTa, ALBERT, ...)"
+        )
     head = model.get_submodule(head_name)
     tied = {id(p) for p in model.get_input_embeddings().parameters()}
     trainable = [(f"{head_name}.{n}", p) for n, p in head.named_parameters() if id(p) not in tied]
@@ -101,8 +106,8 @@ class PreparedItems:
     rows: list[list[int]]
     tokens: list[list[int]]
     answers: list[int]
-    dropped: tuple[tuple[str, str], ...] = ()   # (item id, reason)
-    kept: tuple[str, ...] = ()                  # the ids of the items kept, in order
+    dropped: tuple[tuple[str, str], ...] = ()  # (item id, reason)
+    kept: tuple[str, ...] = ()  # the ids of the items kept, in order
 
     def __len__(self) -> int:
         return len(self.answers)
@@ -112,12 +117,15 @@ class PreparedItems:
         if not self.dropped:
             return None
         total = len(self.dropped) + len(self.rows)
-        return (f"{where}: {len(self.dropped)} of {total} items dropped (coverage {len(self.rows) / total:.1%}); "
-                f"e.g. {self.dropped[0][0]}: {self.dropped[0][1]}")
+        return (
+            f"{where}: {len(self.dropped)} of {total} items dropped (coverage {len(self.rows) / total:.1%}); "
+            f"e.g. {self.dropped[0][0]}: {self.dropped[0][1]}"
+        )
 
 
-def prepare_items(tokenizer: Any, items: Sequence[ProbeItem], where: str = "items", name: str = "the model",
-                  max_length: int = 10**6) -> PreparedItems:
+def prepare_items(
+    tokenizer: Any, items: Sequence[ProbeItem], where: str = "items", name: str = "the model", max_length: int = 10**6
+) -> PreparedItems:
     """Tokenize probe items for a masked LM and check them, with the tokenizer alone.
 
     Items with a candidate that is not one token (or is unknown), or two candidates with one
@@ -135,11 +143,15 @@ def prepare_items(tokenizer: Any, items: Sequence[ProbeItem], where: str = "item
     rows, tokens, answers, dropped, kept = [], [], [], [], []
     for item in items:
         if not (item.has_blank and item.is_multiple_choice):
-            raise DataError(f"{where}: item {item.item_id} is a {item.item_type} item; MC-MLM learning curves take "
-                            "items with a blank and candidates (questions: probe curve --protocol qa)")
+            raise DataError(
+                f"{where}: item {item.item_id} is a {item.item_type} item; MC-MLM learning curves take "
+                "items with a blank and candidates (questions: probe curve --protocol qa)"
+            )
         try:
-            item_tokens = [_candidate_token(tokenizer, item, option, *item.split(option), where, name)
-                           for option in item.candidates]
+            item_tokens = [
+                _candidate_token(tokenizer, item, option, *item.split(option), where, name)
+                for option in item.candidates
+            ]
         except DataError as exc:
             dropped.append((item.item_id, exc.message.split(": ", 2)[-1]))
             continue
@@ -154,11 +166,14 @@ def prepare_items(tokenizer: Any, items: Sequence[ProbeItem], where: str = "item
                 ids = tokenizer(text)["input_ids"]
                 found = [i for i, t in enumerate(ids) if t == tokenizer.mask_token_id]
                 if len(found) != 1:
-                    raise DataError(f"{where}: item {item.item_id}: its context has {len(found)} mask tokens "
-                                    f"after tokenization, not one")
+                    raise DataError(
+                        f"{where}: item {item.item_id}: its context has {len(found)} mask tokens "
+                        f"after tokenization, not one"
+                    )
                 if len(ids) > max_length:
-                    raise DataError(f"{where}: item {item.item_id}: {len(ids)} tokens, more than {name} "
-                                    f"takes ({max_length})")
+                    raise DataError(
+                        f"{where}: item {item.item_id}: {len(ids)} tokens, more than {name} takes ({max_length})"
+                    )
                 index[text] = len(contexts)
                 contexts.append(ids)
                 positions.append(found[0])
@@ -168,25 +183,28 @@ def prepare_items(tokenizer: Any, items: Sequence[ProbeItem], where: str = "item
         answers.append(item.candidates.index(item.answer))
         kept.append(item.item_id)
     if not rows:
-        raise DataError(f"{where}: every one of the {len(items)} items was dropped (e.g. {dropped[0][0]}: "
-                        f"{dropped[0][1]})")
+        raise DataError(
+            f"{where}: every one of the {len(items)} items was dropped (e.g. {dropped[0][0]}: {dropped[0][1]})"
+        )
     return PreparedItems(contexts, positions, rows, tokens, answers, tuple(dropped), tuple(kept))
 
 
-def _candidate_token(tokenizer: Any, item: ProbeItem, option: str, left: str, right: str, where: str,
-                     name: str) -> int:
+def _candidate_token(tokenizer: Any, item: ProbeItem, option: str, left: str, right: str, where: str, name: str) -> int:
     """The one token ``option`` is in its context (its word-initial form included)."""
     from blimpgen.evaluate.scoring.scorers._torch import option_token_ids
 
     inside, _ = option_token_ids(tokenizer, left, option, right)
     pieces = tokenizer.convert_ids_to_tokens(inside)
     if len(inside) != 1:
-        raise DataError(f"{where}: item {item.item_id}: candidate {option!r} is {len(inside)} tokens in {name} "
-                        f"({' '.join(pieces)}); learning curves need single-token candidates")
+        raise DataError(
+            f"{where}: item {item.item_id}: candidate {option!r} is {len(inside)} tokens in {name} "
+            f"({' '.join(pieces)}); learning curves need single-token candidates"
+        )
     token = inside[0]
     if token == tokenizer.unk_token_id:
-        raise DataError(f"{where}: item {item.item_id}: candidate {option!r} is not in {name}'s vocabulary "
-                        f"(it becomes {pieces[0]})")
+        raise DataError(
+            f"{where}: item {item.item_id}: candidate {option!r} is not in {name}'s vocabulary (it becomes {pieces[0]})"
+        )
     return token
 
 
@@ -235,9 +253,13 @@ class HeadTrainer:
         self._check_head()
         self._untie_decoder()
         _, _, self.trainable = find_head(model, self.name)
-        self.output_names = {f"{self.head_name}.{n}" for n, _ in self.head.named_parameters()
-                             if self.head.get_submodule(n.rpartition(".")[0]) is model.get_output_embeddings()
-                             or n.rpartition(".")[2] == "bias" and "." not in n}
+        self.output_names = {
+            f"{self.head_name}.{n}"
+            for n, _ in self.head.named_parameters()
+            if self.head.get_submodule(n.rpartition(".")[0]) is model.get_output_embeddings()
+            or n.rpartition(".")[2] == "bias"
+            and "." not in n
+        }
         self._initial = [parameter.detach().clone() for _, parameter in self.trainable]
         self.setup: Setup = "mlp"
         self.use("mlp")
@@ -285,8 +307,10 @@ class HeadTrainer:
         except (RuntimeError, TypeError, AttributeError, IndexError):
             same = False
         if not same:
-            raise ModelLoadError(f"{self.name}: {self.head_name}(encoder states) does not reproduce the model's "
-                                 f"logits, so its head cannot be trained on its own")
+            raise ModelLoadError(
+                f"{self.name}: {self.head_name}(encoder states) does not reproduce the model's "
+                f"logits, so its head cannot be trained on its own"
+            )
 
     def reset(self) -> None:
         """Put the pre-trained head back."""
@@ -294,8 +318,9 @@ class HeadTrainer:
             for (_, parameter), initial in zip(self.trainable, self._initial):
                 parameter.copy_(initial)
 
-    def encode(self, items: Sequence[ProbeItem] | PreparedItems, where: str = "items",
-               batch_rows: int = 64) -> EncodedItems:
+    def encode(
+        self, items: Sequence[ProbeItem] | PreparedItems, where: str = "items", batch_rows: int = 64
+    ) -> EncodedItems:
         """Cache the encoder's states at the blank of each context (items are prepared first).
 
         Raises:
@@ -310,13 +335,13 @@ class HeadTrainer:
         order = sorted(range(len(contexts)), key=lambda i: len(contexts[i]))
         with torch.no_grad():
             for begin in range(0, len(order), batch_rows):
-                batch = order[begin:begin + batch_rows]
+                batch = order[begin : begin + batch_rows]
                 width = max(len(contexts[i]) for i in batch)
                 ids = torch.full((len(batch), width), pad, dtype=torch.long)
                 mask = torch.zeros((len(batch), width), dtype=torch.long)
                 for r, i in enumerate(batch):
-                    ids[r, :len(contexts[i])] = torch.tensor(contexts[i])
-                    mask[r, :len(contexts[i])] = 1
+                    ids[r, : len(contexts[i])] = torch.tensor(contexts[i])
+                    mask[r, : len(contexts[i])] = 1
                 out = self._encoder_states(ids.to(self.device), mask.to(self.device))
                 rows = torch.arange(len(batch), device=out.device)
                 picked = out[rows, torch.tensor([positions[i] for i in batch], device=out.device)]
@@ -327,10 +352,12 @@ class HeadTrainer:
             states=states,
             rows=torch.tensor([r + p for r, p in zip(prepared.rows, pads)], device=self.device),
             tokens=torch.tensor([t + p for t, p in zip(prepared.tokens, pads)], device=self.device),
-            valid=torch.tensor([[True] * len(r) + [False] * len(p) for r, p in zip(prepared.rows, pads)],
-                               device=self.device),
+            valid=torch.tensor(
+                [[True] * len(r) + [False] * len(p) for r, p in zip(prepared.rows, pads)], device=self.device
+            ),
             answers=torch.tensor(prepared.answers, device=self.device),
-            chance=statistics.fmean(1 / len(r) for r in prepared.rows))
+            chance=statistics.fmean(1 / len(r) for r in prepared.rows),
+        )
 
     def scores(self, data: EncodedItems, batch: Any) -> Any:
         """``[b, K]``: log-probability of each candidate of ``data[batch]`` at its blank (-inf in unused slots)."""
@@ -358,11 +385,14 @@ class HeadTrainer:
         total = options.steps if options.steps is not None else options.epochs * per_epoch
         warmup = round(total * options.warmup_ratio)
         parameters = [p for _, p in self.training]
-        groups = [{"params": [p for p in parameters if p.ndim >= 2], "weight_decay": options.weight_decay},
-                  {"params": [p for p in parameters if p.ndim < 2], "weight_decay": 0.0}]
+        groups = [
+            {"params": [p for p in parameters if p.ndim >= 2], "weight_decay": options.weight_decay},
+            {"params": [p for p in parameters if p.ndim < 2], "weight_decay": 0.0},
+        ]
         optimizer = torch.optim.AdamW([g for g in groups if g["params"]], lr=options.lr, betas=(0.9, 0.98))
         schedule = torch.optim.lr_scheduler.LambdaLR(
-            optimizer, lambda s: (s + 1) / warmup if s < warmup else max(0.0, (total - s) / max(1, total - warmup)))
+            optimizer, lambda s: (s + 1) / warmup if s < warmup else max(0.0, (total - s) / max(1, total - warmup))
+        )
         losses: list[float] = []
         step = 0
         self.head.train()
@@ -372,7 +402,7 @@ class HeadTrainer:
             for begin in range(0, len(order), options.batch_size):
                 if step == total:
                     break
-                batch = order[begin:begin + options.batch_size].to(self.device)
+                batch = order[begin : begin + options.batch_size].to(self.device)
                 loss = torch.nn.functional.cross_entropy(self.scores(data, batch), data.answers[batch])
                 optimizer.zero_grad(set_to_none=True)
                 loss.backward()

@@ -83,10 +83,16 @@ class Curve:
         out = []
         for size in sorted(self.weights):
             accuracies = [run.accuracy for run in self.runs if run.size == size]
-            out.append({"size": size, "weight": self.weights[size], "accuracies": accuracies,
-                        "mean": statistics.fmean(accuracies),
-                        "std": statistics.stdev(accuracies) if len(accuracies) > 1 else 0.0,
-                        "max": max(accuracies)})
+            out.append(
+                {
+                    "size": size,
+                    "weight": self.weights[size],
+                    "accuracies": accuracies,
+                    "mean": statistics.fmean(accuracies),
+                    "std": statistics.stdev(accuracies) if len(accuracies) > 1 else 0.0,
+                    "max": max(accuracies),
+                }
+            )
         return out
 
     def means(self) -> dict[int, float]:
@@ -102,10 +108,19 @@ class Curve:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
-        return {"label": self.label, "train_items": self.train_items, "eval_items": self.eval_items,
-                "chance": self.chance, "zero_shot": self.zero_shot, **self.summary(),
-                "weights": {str(n): w for n, w in self.weights.items()}, "skipped": list(self.skipped),
-                "points": self.points(), "runs": [vars(run) for run in self.runs], "notes": list(self.notes)}
+        return {
+            "label": self.label,
+            "train_items": self.train_items,
+            "eval_items": self.eval_items,
+            "chance": self.chance,
+            "zero_shot": self.zero_shot,
+            **self.summary(),
+            "weights": {str(n): w for n, w in self.weights.items()},
+            "skipped": list(self.skipped),
+            "points": self.points(),
+            "runs": [vars(run) for run in self.runs],
+            "notes": list(self.notes),
+        }
 
 
 @dataclass(frozen=True)
@@ -116,10 +131,10 @@ class CurveResult:
     model: str
     options: dict[str, Any]
     language: Curve
-    control: Curve | None = None            # the no-language control's curve (or the one control given)
+    control: Curve | None = None  # the no-language control's curve (or the one control given)
     notes: tuple[str, ...] = ()
     linear: Curve | None = None
-    controls: dict[str, Curve] = field(default_factory=dict)   # every control's curve, by control name
+    controls: dict[str, Curve] = field(default_factory=dict)  # every control's curve, by control name
 
     def curves(self) -> list[Curve]:
         """The language curve, LINEAR, then the controls'."""
@@ -133,16 +148,23 @@ class CurveResult:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
-        return {"model": self.model, "options": self.options,
-                "protocol": ("oLMpics learning curve, MC-QA (whole network fine-tuned with MLP_QA)"
-                             if self.options.get("protocol") == "mc-qa" else "oLMpics learning curve, MC-MLM "
-                             "(head only)") + "; WS and MAX of the mean-over-seeds curve (ws_best, max_best: "
-                             "best of seeds)",
-                "language": self.language.to_dict(),
-                "linear": self.linear.to_dict() if self.linear is not None else None,
-                "control": self.control.to_dict() if self.control is not None else None,
-                "controls": {name: curve.to_dict() for name, curve in self.controls.items()},
-                "langsense": self.langsense(), "notes": list(self.notes)}
+        return {
+            "model": self.model,
+            "options": self.options,
+            "protocol": (
+                "oLMpics learning curve, MC-QA (whole network fine-tuned with MLP_QA)"
+                if self.options.get("protocol") == "mc-qa"
+                else "oLMpics learning curve, MC-MLM (head only)"
+            )
+            + "; WS and MAX of the mean-over-seeds curve (ws_best, max_best: "
+            "best of seeds)",
+            "language": self.language.to_dict(),
+            "linear": self.linear.to_dict() if self.linear is not None else None,
+            "control": self.control.to_dict() if self.control is not None else None,
+            "controls": {name: curve.to_dict() for name, curve in self.controls.items()},
+            "langsense": self.langsense(),
+            "notes": list(self.notes),
+        }
 
 
 def langsense(language: Curve, control: Curve) -> float:
@@ -173,8 +195,10 @@ def weights_for(sizes: Sequence[int]) -> dict[int, float]:
     if set(ordered) <= set(SIZES):
         return {n: WEIGHTS[SIZES.index(n)] for n in ordered}
     if len(ordered) > len(WEIGHTS):
-        raise OptionError(f"at most {len(WEIGHTS)} sizes outside the oLMpics grid {list(SIZES)} can be "
-                          f"weighted for WS; got {len(ordered)}")
+        raise OptionError(
+            f"at most {len(WEIGHTS)} sizes outside the oLMpics grid {list(SIZES)} can be "
+            f"weighted for WS; got {len(ordered)}"
+        )
     return {n: WEIGHTS[i] for i, n in enumerate(ordered)}
 
 
@@ -196,8 +220,7 @@ def original_id(item: ProbeItem) -> str:
     return item.item_id.split(f".{item.control}", 1)[0] if item.control != "none" else item.item_id
 
 
-def split_items(items: Sequence[ProbeItem], fraction: float, seed: int = 0
-                ) -> tuple[list[ProbeItem], list[ProbeItem]]:
+def split_items(items: Sequence[ProbeItem], fraction: float, seed: int = 0) -> tuple[list[ProbeItem], list[ProbeItem]]:
     """(train, held-out): whole groups of items with the same arguments (:func:`argument_key`) are
     held out, about ``fraction`` of the original items, chosen by a seeded shuffle of the groups.
     Control items go where the item they were derived from goes (so a file of items and their
@@ -225,8 +248,10 @@ def split_items(items: Sequence[ProbeItem], fraction: float, seed: int = 0
         held_keys.add(group)
         held += len(groups[group])
     if not held_keys or len(held_keys) == len(order):
-        raise OptionError(f"cannot hold out {fraction:.0%} of {len(key_of)} items with distinct argument tuples "
-                          f"and keep both parts non-empty ({len(order)} distinct tuples)")
+        raise OptionError(
+            f"cannot hold out {fraction:.0%} of {len(key_of)} items with distinct argument tuples "
+            f"and keep both parts non-empty ({len(order)} distinct tuples)"
+        )
     train = [item for item in items if key_of[original_id(item)] not in held_keys]
     held_out = [item for item in items if key_of[original_id(item)] in held_keys]
     return train, held_out

@@ -67,11 +67,13 @@ class QATrainer:
         self.encoder = model.base_model.float()
         self.device = next(self.encoder.parameters()).device
         hidden = model.config.hidden_size
-        self.head = torch.nn.Sequential(torch.nn.Linear(hidden, hidden), torch.nn.Tanh(),
-                                        torch.nn.Linear(hidden, 1)).to(self.device)
+        self.head = torch.nn.Sequential(
+            torch.nn.Linear(hidden, hidden), torch.nn.Tanh(), torch.nn.Linear(hidden, 1)
+        ).to(self.device)
         self._initial = {key: value.detach().clone() for key, value in self.encoder.state_dict().items()}
-        self.trainable = [(f"encoder.{n}", p) for n, p in self.encoder.named_parameters()] + \
-                         [(f"head.{n}", p) for n, p in self.head.named_parameters()]
+        self.trainable = [(f"encoder.{n}", p) for n, p in self.encoder.named_parameters()] + [
+            (f"head.{n}", p) for n, p in self.head.named_parameters()
+        ]
         self.reset()
 
     def reset(self, seed: int = 0) -> None:
@@ -95,10 +97,13 @@ class QATrainer:
         inputs, answers = [], []
         for item in items:
             if not item.is_multiple_choice:
-                raise DataError(f"{where}: item {item.item_id!r} is a {item.item_type} item: MC-QA chooses among "
-                                "candidates, and it has one target")
-            question = item.context.replace(BLANK, self.tokenizer.mask_token or BLANK) if item.has_blank \
-                else item.context
+                raise DataError(
+                    f"{where}: item {item.item_id!r} is a {item.item_type} item: MC-QA chooses among "
+                    "candidates, and it has one target"
+                )
+            question = (
+                item.context.replace(BLANK, self.tokenizer.mask_token or BLANK) if item.has_blank else item.context
+            )
             encoded = []
             for option in item.candidates:
                 pair = self.tokenizer(question, option, truncation="only_first", max_length=self.max_length)
@@ -107,8 +112,9 @@ class QATrainer:
             answers.append(item.candidates.index(item.answer))
         if not inputs:
             raise DataError(f"{where}: no items")
-        return QAItems(inputs, answers, statistics.fmean(1 / len(i) for i in inputs),
-                       tuple(item.item_id for item in items))
+        return QAItems(
+            inputs, answers, statistics.fmean(1 / len(i) for i in inputs), tuple(item.item_id for item in items)
+        )
 
     def logits(self, data: QAItems, batch: Sequence[int]) -> Any:
         """``[b, K]``: MLP_QA's logit of each candidate of ``data[batch]`` (-inf in unused slots)."""
@@ -146,15 +152,19 @@ class QATrainer:
         torch = self._torch
         generator = torch.Generator().manual_seed(seed)
         index = list(indices)
-        total = (options.steps if options.steps is not None
-                 else options.epochs * math.ceil(len(index) / options.batch_size))
+        total = (
+            options.steps if options.steps is not None else options.epochs * math.ceil(len(index) / options.batch_size)
+        )
         warmup = round(total * options.warmup_ratio)
         parameters = [p for _, p in self.trainable]
-        groups = [{"params": [p for p in parameters if p.ndim >= 2], "weight_decay": options.weight_decay},
-                  {"params": [p for p in parameters if p.ndim < 2], "weight_decay": 0.0}]
+        groups = [
+            {"params": [p for p in parameters if p.ndim >= 2], "weight_decay": options.weight_decay},
+            {"params": [p for p in parameters if p.ndim < 2], "weight_decay": 0.0},
+        ]
         optimizer = torch.optim.AdamW(groups, lr=options.lr, betas=(0.9, 0.98))
         schedule = torch.optim.lr_scheduler.LambdaLR(
-            optimizer, lambda s: (s + 1) / warmup if s < warmup else max(0.0, (total - s) / max(1, total - warmup)))
+            optimizer, lambda s: (s + 1) / warmup if s < warmup else max(0.0, (total - s) / max(1, total - warmup))
+        )
         answers = torch.tensor(data.answers, device=self.device)
         losses: list[float] = []
         step = 0
@@ -166,7 +176,7 @@ class QATrainer:
             for begin in range(0, len(order), options.batch_size):
                 if step == total:
                     break
-                batch = order[begin:begin + options.batch_size]
+                batch = order[begin : begin + options.batch_size]
                 loss = torch.nn.functional.cross_entropy(self.logits(data, batch), answers[batch])
                 optimizer.zero_grad(set_to_none=True)
                 loss.backward()

@@ -39,9 +39,16 @@ from blimpgen.records.item import ProbeItem
 PROTOCOLS = ("mc-mlm", "mc-qa")
 
 
-def run_curve(trainer: Any, label: str, train: Any, held_out: Any,
-              sizes: Sequence[int], seeds: Sequence[int], options: TrainOptions,
-              progress: Callable[[str], None] | None = None) -> Curve:
+def run_curve(
+    trainer: Any,
+    label: str,
+    train: Any,
+    held_out: Any,
+    sizes: Sequence[int],
+    seeds: Sequence[int],
+    options: TrainOptions,
+    progress: Callable[[str], None] | None = None,
+) -> Curve:
     """One learning curve: for each N that fits and each seed, train on the first N items of a
     seeded shuffle, then score the held-out items. ``trainer`` is a :class:`HeadTrainer` (MC-MLM)
     or a :class:`~blimpgen.evaluate.curves.qa.QATrainer` (MC-QA), ``train`` and ``held_out`` what
@@ -72,26 +79,53 @@ def run_curve(trainer: Any, label: str, train: Any, held_out: Any,
             trainer.reset()
             losses = trainer.fit(train, order[:size], seed, options)
             accuracy = trainer.accuracy(held_out)
-            steps = (options.steps if options.steps is not None
-                     else options.epochs * math.ceil(size / options.batch_size))
+            steps = (
+                options.steps if options.steps is not None else options.epochs * math.ceil(size / options.batch_size)
+            )
             runs.append(Run(size, seed, accuracy, losses[0], losses[-1], steps))
             if progress is not None:
-                progress(f"{label} N={size} seed={seed}: accuracy {accuracy:.3f} "
-                         f"(train loss {losses[0]:.3f} -> {losses[-1]:.3f})")
+                progress(
+                    f"{label} N={size} seed={seed}: accuracy {accuracy:.3f} "
+                    f"(train loss {losses[0]:.3f} -> {losses[-1]:.3f})"
+                )
     trainer.reset()
     total = sum(weights[n] for n in ran)
-    return Curve(label, len(train), len(held_out), held_out.chance, zero_shot, tuple(runs),
-                 {n: weights[n] / total for n in ran}, skipped, tuple(notes))
+    return Curve(
+        label,
+        len(train),
+        len(held_out),
+        held_out.chance,
+        zero_shot,
+        tuple(runs),
+        {n: weights[n] / total for n in ran},
+        skipped,
+        tuple(notes),
+    )
 
 
-def learning_curve(model_name_or_path: str, train_items: Sequence[ProbeItem], eval_items: Sequence[ProbeItem], *,
-                   sizes: Sequence[int] = SIZES, seeds: Sequence[int] = (0, 1, 2), epochs: int = 4,
-                   steps: int | None = None, lr: float = 5e-5, batch_size: int = 16, weight_decay: float = 0.1,
-                   warmup_ratio: float = 0.06, device: str | None = None, dtype: str = "float32",
-                   control_train: Sequence[ProbeItem] | None = None, control_eval: Sequence[ProbeItem] | None = None,
-                   controls: dict[str, tuple[Sequence[ProbeItem], Sequence[ProbeItem]]] | None = None,
-                   linear: bool = False, sources: dict[str, str] | None = None, protocol: str = "mc-mlm",
-                   progress: Callable[[str], None] | None = None) -> CurveResult:
+def learning_curve(
+    model_name_or_path: str,
+    train_items: Sequence[ProbeItem],
+    eval_items: Sequence[ProbeItem],
+    *,
+    sizes: Sequence[int] = SIZES,
+    seeds: Sequence[int] = (0, 1, 2),
+    epochs: int = 4,
+    steps: int | None = None,
+    lr: float = 5e-5,
+    batch_size: int = 16,
+    weight_decay: float = 0.1,
+    warmup_ratio: float = 0.06,
+    device: str | None = None,
+    dtype: str = "float32",
+    control_train: Sequence[ProbeItem] | None = None,
+    control_eval: Sequence[ProbeItem] | None = None,
+    controls: dict[str, tuple[Sequence[ProbeItem], Sequence[ProbeItem]]] | None = None,
+    linear: bool = False,
+    sources: dict[str, str] | None = None,
+    protocol: str = "mc-mlm",
+    progress: Callable[[str], None] | None = None,
+) -> CurveResult:
     """The oLMpics learning curve of a masked LM on probe items, and on each control's.
 
     ``mc-mlm`` (the default) trains the pre-trained masked-LM head only; every item set is
@@ -122,8 +156,9 @@ def learning_curve(model_name_or_path: str, train_items: Sequence[ProbeItem], ev
             tokenizer is missing or does not fit.
         DataError: for bad items (naming the item), or too few training items.
     """
-    options = TrainOptions(epochs=epochs, steps=steps, lr=lr, batch_size=batch_size, weight_decay=weight_decay,
-                           warmup_ratio=warmup_ratio)
+    options = TrainOptions(
+        epochs=epochs, steps=steps, lr=lr, batch_size=batch_size, weight_decay=weight_decay, warmup_ratio=warmup_ratio
+    )
     sizes, seeds = [int(n) for n in sizes], [int(s) for s in seeds]
     if not sizes or min(sizes) < 1 or len(set(sizes)) != len(sizes):
         raise OptionError(f"sizes must be distinct positive integers, got {sizes}")
@@ -134,11 +169,18 @@ def learning_curve(model_name_or_path: str, train_items: Sequence[ProbeItem], ev
     if protocol not in PROTOCOLS:
         raise OptionError(f"unknown protocol {protocol!r}; expected one of: {', '.join(PROTOCOLS)}")
     if protocol == "mc-qa" and linear:
-        raise OptionError("LINEAR (--linear) fixes the first layer of the pre-trained MLM head; MC-QA has no "
-                          "pre-trained head (oLMpics reports LINEAR for MC-MLM only)")
+        raise OptionError(
+            "LINEAR (--linear) fixes the first layer of the pre-trained MLM head; MC-QA has no "
+            "pre-trained head (oLMpics reports LINEAR for MC-MLM only)"
+        )
     weights_for(sizes)
-    where = {"train": "training items", "eval": "held-out items", "control_train": "control training items",
-             "control_eval": "control held-out items", **(sources or {})}
+    where = {
+        "train": "training items",
+        "eval": "held-out items",
+        "control_train": "control training items",
+        "control_eval": "control held-out items",
+        **(sources or {}),
+    }
     tokenizer, max_length = load_masked_lm_tokenizer(model_name_or_path)
     notes: list[str] = []
 
@@ -161,39 +203,64 @@ def learning_curve(model_name_or_path: str, train_items: Sequence[ProbeItem], ev
             notes.append(f"the control's items are marked control={', '.join(kinds)}, not no_language")
         every[label] = (control_train, control_eval)
     for label, (train, held) in every.items():
-        prepared[label] = (prepare(train, f"{label} {where['control_train']}"),
-                           prepare(held, f"{label} {where['control_eval']}"))
+        prepared[label] = (
+            prepare(train, f"{label} {where['control_train']}"),
+            prepare(held, f"{label} {where['control_eval']}"),
+        )
         notes += _overlap_notes(label, train, held)
     for label, (prepared_train, _) in prepared.items():
         if len(prepared_train) < min(sizes):
-            raise DataError(f"{label}: {len(prepared_train)} training items, fewer than the smallest size "
-                            f"{min(sizes)}")
+            raise DataError(f"{label}: {len(prepared_train)} training items, fewer than the smallest size {min(sizes)}")
     model = load_masked_lm(model_name_or_path, tokenizer, dtype, device)
-    trainer: Any = (QATrainer(model, tokenizer, model_name_or_path, max_length) if protocol == "mc-qa"
-                    else HeadTrainer(model, tokenizer, model_name_or_path))
+    trainer: Any = (
+        QATrainer(model, tokenizer, model_name_or_path, max_length)
+        if protocol == "mc-qa"
+        else HeadTrainer(model, tokenizer, model_name_or_path)
+    )
     sets = {label: (trainer.encode(train), trainer.encode(held)) for label, (train, held) in prepared.items()}
-    curves = {label: run_curve(trainer, label, train, held, sizes, seeds, options, progress)
-              for label, (train, held) in sets.items()}
+    curves = {
+        label: run_curve(trainer, label, train, held, sizes, seeds, options, progress)
+        for label, (train, held) in sets.items()
+    }
     linear_curve = None
     if linear:
         trainer.use("linear")
         linear_curve = run_curve(trainer, "language (LINEAR)", *sets["language"], sizes, seeds, options, progress)
         trainer.use("mlp")
-    settings = {"protocol": protocol, "sizes": sorted(sizes), "seeds": seeds, **options.model_dump(),
-                "device": str(trainer.device), "dtype": dtype, "head": trainer.head_name}
+    settings = {
+        "protocol": protocol,
+        "sizes": sorted(sizes),
+        "seeds": seeds,
+        **options.model_dump(),
+        "device": str(trainer.device),
+        "dtype": dtype,
+        "head": trainer.head_name,
+    }
     if protocol == "mc-qa":
-        settings.update(trained="the whole network: encoder and a new MLP_QA head (seeded per run)",
-                        encoder="fine-tuned (dropout on while training); restored to the pre-trained weights "
-                                "before each run", dtype="float32")
+        settings.update(
+            trained="the whole network: encoder and a new MLP_QA head (seeded per run)",
+            encoder="fine-tuned (dropout on while training); restored to the pre-trained weights before each run",
+            dtype="float32",
+        )
         notes.append("MC-QA: the zero-shot accuracy is that of an untrained head (not meaningful, as oLMpics notes)")
     else:
-        settings.update(trained=[n for n, _ in trainer.trainable], linear_trained=list(trainer.output_names),
-                        encoder="frozen; eval mode (no dropout); states at the blank cached; decoder untied from "
-                                "the input embeddings")
+        settings.update(
+            trained=[n for n, _ in trainer.trainable],
+            linear_trained=list(trainer.output_names),
+            encoder="frozen; eval mode (no dropout); states at the blank cached; decoder untied from "
+            "the input embeddings",
+        )
     control_curves = {label: curve for label, curve in curves.items() if label != "language"}
     first = next(iter(control_curves.values()), None)
-    return CurveResult(model_name_or_path, settings, curves["language"], control_curves.get("no_language", first),
-                       tuple(notes), linear_curve, control_curves)
+    return CurveResult(
+        model_name_or_path,
+        settings,
+        curves["language"],
+        control_curves.get("no_language", first),
+        tuple(notes),
+        linear_curve,
+        control_curves,
+    )
 
 
 def _overlap_notes(label: str, train: Sequence[ProbeItem], held_out: Sequence[ProbeItem]) -> list[str]:
@@ -201,12 +268,16 @@ def _overlap_notes(label: str, train: Sequence[ProbeItem], held_out: Sequence[Pr
     # the same item (id and text): two gen runs (a suite's train and dev splits) number their items alike
     shared = {_content(item) for item in train} & {_content(item) for item in held_out}
     if shared:
-        notes.append(f"{label}: {len(shared)} items (same id, context and candidates) are in both the training "
-                     "and the held-out items")
+        notes.append(
+            f"{label}: {len(shared)} items (same id, context and candidates) are in both the training "
+            "and the held-out items"
+        )
     tuples = shared_arguments(train, held_out)
     if tuples:
-        notes.append(f"{label}: {len(tuples)} argument tuples (e.g. {', '.join(sorted(tuples, key=str)[0])}) are in "
-                     "both the training and the held-out items")
+        notes.append(
+            f"{label}: {len(tuples)} argument tuples (e.g. {', '.join(sorted(tuples, key=str)[0])}) are in "
+            "both the training and the held-out items"
+        )
     return notes
 
 
@@ -221,17 +292,38 @@ def write_curve(result: CurveResult, folder: str | Path) -> list[Path]:
     from blimpgen._io import csv_text, write_files
 
     folder = Path(folder)
-    rows = [[curve.label, p["size"], f"{p['weight']:.6f}", f"{p['mean']:.6f}", f"{p['std']:.6f}", f"{p['max']:.6f}",
-             ";".join(f"{a:.6f}" for a in p["accuracies"])] for curve in result.curves() for p in curve.points()]
-    return write_files([(folder / "curve.json", json.dumps(result.to_dict(), indent=2) + "\n"),
-                        (folder / "curve.csv", csv_text(["curve", "size", "weight", "mean", "std", "max",
-                                                         "accuracies"], rows))])
+    rows = [
+        [
+            curve.label,
+            p["size"],
+            f"{p['weight']:.6f}",
+            f"{p['mean']:.6f}",
+            f"{p['std']:.6f}",
+            f"{p['max']:.6f}",
+            ";".join(f"{a:.6f}" for a in p["accuracies"]),
+        ]
+        for curve in result.curves()
+        for p in curve.points()
+    ]
+    return write_files(
+        [
+            (folder / "curve.json", json.dumps(result.to_dict(), indent=2) + "\n"),
+            (folder / "curve.csv", csv_text(["curve", "size", "weight", "mean", "std", "max", "accuracies"], rows)),
+        ]
+    )
 
 
-def run_learning_curve(model: str, train: str | Path, eval_path: str | Path | None = None,
-                       eval_fraction: float = 0.2, control_train: str | Path | None = None,
-                       control_eval: str | Path | None = None, out: str | Path | None = None,
-                       plot: str | Path | None = None, **options: Any) -> CurveResult:
+def run_learning_curve(
+    model: str,
+    train: str | Path,
+    eval_path: str | Path | None = None,
+    eval_fraction: float = 0.2,
+    control_train: str | Path | None = None,
+    control_eval: str | Path | None = None,
+    out: str | Path | None = None,
+    plot: str | Path | None = None,
+    **options: Any,
+) -> CurveResult:
     """Read item files, run :func:`learning_curve`, and write ``curve.json``/``curve.csv`` (and a plot).
 
     ``train`` (and ``eval_path``) may hold controls beside their items (``gen --control ...``
@@ -282,12 +374,23 @@ def run_learning_curve(model: str, train: str | Path, eval_path: str | Path | No
     control_parts: tuple[list, list] | tuple[None, None] = (None, None)
     if control_train is not None:
         items = list(read_items(control_train))
-        control_parts = ((items, list(read_items(control_eval))) if control_eval is not None
-                         else split_items(items, eval_fraction))
-        sources.update(control_train=str(control_train),
-                       control_eval=str(control_eval) if control_eval else f"{control_train} (held-out part)")
-    result = learning_curve(model, language_train, language_eval, control_train=control_parts[0],
-                            control_eval=control_parts[1], controls=controls, sources=sources, **options)
+        control_parts = (
+            (items, list(read_items(control_eval))) if control_eval is not None else split_items(items, eval_fraction)
+        )
+        sources.update(
+            control_train=str(control_train),
+            control_eval=str(control_eval) if control_eval else f"{control_train} (held-out part)",
+        )
+    result = learning_curve(
+        model,
+        language_train,
+        language_eval,
+        control_train=control_parts[0],
+        control_eval=control_parts[1],
+        controls=controls,
+        sources=sources,
+        **options,
+    )
     if out is not None:
         write_curve(result, out)
     if plot is not None:

@@ -54,8 +54,9 @@ def _save(figure: Any, path: Path) -> Path:
     return path
 
 
-def draw_probe_figures(results: Sequence[Any], folder: str | Path, human: dict[str, float] | None = None,
-                       metric: str = "mc_accuracy") -> list[Path]:
+def draw_probe_figures(
+    results: Sequence[Any], folder: str | Path, human: dict[str, float] | None = None, metric: str = "mc_accuracy"
+) -> list[Path]:
     """Draw the probe figures of one metric into ``folder``; return the paths written.
 
     ``results`` are probe results seen through ``metric`` (:meth:`ModelResult.for_metric
@@ -68,12 +69,15 @@ def draw_probe_figures(results: Sequence[Any], folder: str | Path, human: dict[s
     folder.mkdir(parents=True, exist_ok=True)
     stem = "accuracy" if metric == "mc_accuracy" else metric
     label = "multiple-choice accuracy (%)" if metric == "mc_accuracy" else f"{metric} (%)"
-    written = [_by_phenomenon(results, folder / f"{stem}_by_phenomenon.png", label=label, chance=None),
-               _by_phenomenon(results, folder / f"{stem}_by_suite.png", label=label, chance=None,
-                              rows="groups")]
+    written = [
+        _by_phenomenon(results, folder / f"{stem}_by_phenomenon.png", label=label, chance=None),
+        _by_phenomenon(results, folder / f"{stem}_by_suite.png", label=label, chance=None, rows="groups"),
+    ]
     # controls are baselines beside their suites (bars above), not suites to correlate
-    series = {r.label: {suite: row["accuracy"] for suite, row in r.groups.items()
-                        if row.get("control", "none") == "none"} for r in results}
+    series = {
+        r.label: {suite: row["accuracy"] for suite, row in r.groups.items() if row.get("control", "none") == "none"}
+        for r in results
+    }
     if human:
         series["human"] = human
     if len(series) >= 2:
@@ -82,12 +86,14 @@ def draw_probe_figures(results: Sequence[Any], folder: str | Path, human: dict[s
     return written
 
 
-def _by_phenomenon(results: Sequence[Any], path: Path, label: str = "accuracy (%)", chance: float | None = 50,
-                   rows: str = "phenomena") -> Path:
+def _by_phenomenon(
+    results: Sequence[Any], path: Path, label: str = "accuracy (%)", chance: float | None = 50, rows: str = "phenomena"
+) -> Path:
     import matplotlib.pyplot as plt
 
-    phenomena = sorted({name for r in results for name in getattr(r, rows)},
-                       key=lambda n: (n.split("[", 1)[0], "[" in n, n))  # a control after its suite
+    phenomena = sorted(
+        {name for r in results for name in getattr(r, rows)}, key=lambda n: (n.split("[", 1)[0], "[" in n, n)
+    )  # a control after its suite
     height = 0.8 / len(results)
     figure, axis = plt.subplots(figsize=(8, 0.45 * len(phenomena) * max(1, len(results) / 2) + 1.5))
     for i, result in enumerate(results):
@@ -113,8 +119,9 @@ def _pearson(a: list[float], b: list[float]) -> float:
     return cov / math.sqrt(va * vb) if va > 0 and vb > 0 else math.nan
 
 
-def _correlation(series: dict[str, dict[str, float]], path: Path,
-                 title: str = "correlation of paradigm accuracies") -> Path:
+def _correlation(
+    series: dict[str, dict[str, float]], path: Path, title: str = "correlation of paradigm accuracies"
+) -> Path:
     import matplotlib.pyplot as plt
 
     labels = list(series)
@@ -141,7 +148,7 @@ def _quantile_bins(values: list[float], correct: list[float]) -> tuple[list[floa
     order = sorted(range(len(values)), key=values.__getitem__)
     xs, ys = [], []
     for k in range(BINS):
-        chunk = order[k * len(order) // BINS:(k + 1) * len(order) // BINS]
+        chunk = order[k * len(order) // BINS : (k + 1) * len(order) // BINS]
         if chunk:
             xs.append(sum(values[i] for i in chunk) / len(chunk))
             ys.append(100 * sum(correct[i] for i in chunk) / len(chunk))
@@ -188,10 +195,17 @@ def plot_curve(result: CurveResult, path: str | Path) -> Path:
         means = [p["mean"] for p in points]
         spread = [p["std"] for p in points]
         summary = curve.summary()
-        line, = axis.plot(sizes, means, style, marker="o",
-                          label=f"{curve.label} (WS {summary['ws']:.2f}, MAX {summary['max']:.2f})")
-        axis.fill_between(sizes, [m - s for m, s in zip(means, spread)], [m + s for m, s in zip(means, spread)],
-                          color=line.get_color(), alpha=0.15, linewidth=0)
+        (line,) = axis.plot(
+            sizes, means, style, marker="o", label=f"{curve.label} (WS {summary['ws']:.2f}, MAX {summary['max']:.2f})"
+        )
+        axis.fill_between(
+            sizes,
+            [m - s for m, s in zip(means, spread)],
+            [m + s for m, s in zip(means, spread)],
+            color=line.get_color(),
+            alpha=0.15,
+            linewidth=0,
+        )
     axis.axhline(result.language.chance, color="grey", linestyle=":", linewidth=1, label="chance")
     axis.set_xscale("log")
     ticks = sorted({p["size"] for curve in result.curves() for p in curve.points()})

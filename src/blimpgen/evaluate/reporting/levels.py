@@ -54,8 +54,11 @@ class LevelResult:
         a, b = self.levels[(factor, level)], self.levels[(factor, reference)]
         (la, ua), (lb, ub) = a.interval(), b.interval()
         difference = a.accuracy - b.accuracy
-        return (difference, difference - math.hypot(a.accuracy - la, ub - b.accuracy),
-                difference + math.hypot(ua - a.accuracy, b.accuracy - lb))
+        return (
+            difference,
+            difference - math.hypot(a.accuracy - la, ub - b.accuracy),
+            difference + math.hypot(ua - a.accuracy, b.accuracy - lb),
+        )
 
 
 def _design(data: Path | str) -> dict[str, dict[str, str]]:
@@ -93,8 +96,13 @@ def level_results(data: Path | str, results: Sequence[Path | str]) -> list[Level
                 continue
             for name, types in (("UID", (str,)), ("correct", (int, float))):
                 if not isinstance(row.get(name), types):
-                    raise DataError(f"expected a per-pair result row: {name!r} missing or of the wrong type "
-                                    f"({row.get(name)!r:.40})", where.file, where.line, name)
+                    raise DataError(
+                        f"expected a per-pair result row: {name!r} missing or of the wrong type "
+                        f"({row.get(name)!r:.40})",
+                        where.file,
+                        where.line,
+                        name,
+                    )
             result = by_uid.setdefault(row["UID"], LevelResult(row["UID"], row.get("model") or str(folder), []))
             for factor, level in levels.items():
                 if level not in orders[row["UID"]][factor]:
@@ -164,10 +172,18 @@ def figure_levels(results: Sequence[LevelResult], folder: Path | str) -> list[Pa
             for k, result in enumerate(group):
                 cells = [result.levels[(factor, level)] for level in levels]
                 heights = [c.accuracy for c in cells]
-                errors = [[h - c.interval()[0] for h, c in zip(heights, cells)],
-                          [c.interval()[1] - h for h, c in zip(heights, cells)]]
-                axis.bar([i + k * width for i in range(len(levels))], heights, width, yerr=errors, capsize=3,
-                         label=result.model)
+                errors = [
+                    [h - c.interval()[0] for h, c in zip(heights, cells)],
+                    [c.interval()[1] - h for h, c in zip(heights, cells)],
+                ]
+                axis.bar(
+                    [i + k * width for i in range(len(levels))],
+                    heights,
+                    width,
+                    yerr=errors,
+                    capsize=3,
+                    label=result.model,
+                )
             axis.set_xticks([i + 0.4 - width / 2 for i in range(len(levels))], levels)
             axis.set_ylim(0, 1)
             axis.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
@@ -177,8 +193,10 @@ def figure_levels(results: Sequence[LevelResult], folder: Path | str) -> list[Pa
                 axis.legend(fontsize="small")
             try:
                 if not (FILE_NAME_PART.fullmatch(uid) and FILE_NAME_PART.fullmatch(factor)):
-                    raise DataError(f"UID {uid!r} or factor {factor!r} cannot name a figure file; use letters, "
-                                    "digits, '_', '.' and '-'")
+                    raise DataError(
+                        f"UID {uid!r} or factor {factor!r} cannot name a figure file; use letters, "
+                        "digits, '_', '.' and '-'"
+                    )
                 path = folder / f"levels_{uid}_{factor}.png"
                 with atomic_writer(path, "wb") as handle:
                     figure.savefig(handle, dpi=120, bbox_inches="tight", format="png")

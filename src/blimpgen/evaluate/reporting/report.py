@@ -58,22 +58,40 @@ def load_result(folder: str | Path) -> ModelResult:
     task = task_for(result_type(data))
     for key in ("options", "overall", "phenomena", task.groups_key):
         if key not in data:
-            raise DataError(f"not a blimpgen results file: no {key!r}; pass folders written by `blimpgen eval "
-                            "--out`", name, key=key)
+            raise DataError(
+                f"not a blimpgen results file: no {key!r}; pass folders written by `blimpgen eval --out`", name, key=key
+            )
         if not isinstance(data[key], dict):
-            raise DataError(f"expected a JSON object, got {_json_kind(data[key])}; not a blimpgen results file",
-                            name, _key_line(text, key), key)
+            raise DataError(
+                f"expected a JSON object, got {_json_kind(data[key])}; not a blimpgen results file",
+                name,
+                _key_line(text, key),
+                key,
+            )
     for key in ("phenomena", task.groups_key):
         for group, row in data[key].items():
             if not isinstance(row, dict):
-                raise DataError(f"expected a JSON object, got {_json_kind(row)}; not a blimpgen results file",
-                                name, _key_line(text, group), f"{key}.{group}")
+                raise DataError(
+                    f"expected a JSON object, got {_json_kind(row)}; not a blimpgen results file",
+                    name,
+                    _key_line(text, group),
+                    f"{key}.{group}",
+                )
     metrics = data.get("metrics", [])
     if not isinstance(metrics, list) or not all(isinstance(m, str) for m in metrics):
-        raise DataError("expected a list of metric names; not a blimpgen results file", name,
-                        _key_line(text, "metrics"), "metrics")
-    return ModelResult(folder.resolve().name, folder, task, data["options"], data["overall"], data["phenomena"],
-                       data[task.groups_key], tuple(metrics))
+        raise DataError(
+            "expected a list of metric names; not a blimpgen results file", name, _key_line(text, "metrics"), "metrics"
+        )
+    return ModelResult(
+        folder.resolve().name,
+        folder,
+        task,
+        data["options"],
+        data["overall"],
+        data["phenomena"],
+        data[task.groups_key],
+        tuple(metrics),
+    )
 
 
 # results.json holds tables per paradigm or suite, never this much.
@@ -81,8 +99,14 @@ MAX_RESULTS_BYTES = 100_000_000
 
 
 def _json_kind(value: object) -> str:
-    kinds = {list: "a list", str: "a string", bool: "true or false", type(None): "null", int: "a number",
-             float: "a number"}
+    kinds = {
+        list: "a list",
+        str: "a string",
+        bool: "true or false",
+        type(None): "null",
+        int: "a number",
+        float: "a number",
+    }
     return kinds.get(type(value), type(value).__name__)
 
 
@@ -108,12 +132,18 @@ def read_human(path: str | Path) -> dict[str, float]:
         try:
             data = json.loads(text)
         except (json.JSONDecodeError, RecursionError) as exc:
-            raise DataError(f"cannot read human accuracies: invalid JSON: {getattr(exc, 'msg', exc)}", name,
-                            getattr(exc, "lineno", 0)) from None
+            raise DataError(
+                f"cannot read human accuracies: invalid JSON: {getattr(exc, 'msg', exc)}",
+                name,
+                getattr(exc, "lineno", 0),
+            ) from None
         data = data.get("paradigms", data) if isinstance(data, dict) else data
         if not isinstance(data, dict):
-            raise DataError(f"cannot read human accuracies: expected a JSON object of UID: accuracy, got "
-                            f"{_json_kind(data)}", name, 1)
+            raise DataError(
+                f"cannot read human accuracies: expected a JSON object of UID: accuracy, got {_json_kind(data)}",
+                name,
+                1,
+            )
         for uid, value in data.items():
             value = value.get("accuracy") if isinstance(value, dict) else value
             out[uid] = _accuracy(value, name, _key_line(text, uid), uid)
@@ -139,8 +169,13 @@ def _accuracy(value: object, name: str, line: int, key: str) -> float:
     raise DataError(f"cannot read human accuracies: {value!r} is not a number", name, line, key)
 
 
-def run_report(folders: Sequence[str | Path], plots: str | Path | None = None, human: str | Path | None = None,
-               out: str | Path | None = None, metric: str | None = None) -> str:
+def run_report(
+    folders: Sequence[str | Path],
+    plots: str | Path | None = None,
+    human: str | Path | None = None,
+    out: str | Path | None = None,
+    metric: str | None = None,
+) -> str:
     """Read result folders, optionally save the table as CSV and draw figures; return the table text.
 
     Args:
@@ -156,9 +191,13 @@ def run_report(folders: Sequence[str | Path], plots: str | Path | None = None, h
             or an ``out`` that is one of the files read.
     """
     if out:  # the table's CSV must not replace what the report reads
-        refuse_inputs(out, {"RESULTS": [Path(f) / name for f in folders for name in ("results.json", "pairs.jsonl",
-                                                                                      "items.jsonl")],
-                            "--human": [human] if human else []})
+        refuse_inputs(
+            out,
+            {
+                "RESULTS": [Path(f) / name for f in folders for name in ("results.json", "pairs.jsonl", "items.jsonl")],
+                "--human": [human] if human else [],
+            },
+        )
     results = [load_result(folder) for folder in folders]
     labels = [r.label for r in results]
     if len(set(labels)) != len(labels):
@@ -166,8 +205,10 @@ def run_report(folders: Sequence[str | Path], plots: str | Path | None = None, h
     tasks = list(dict.fromkeys(r.task for r in results))
     if len(tasks) > 1:
         first, second = (next(r for r in results if r.task is task) for task in tasks[:2])
-        raise OptionError(f"cannot combine {first.task.result_noun} ({first.folder}) and {second.task.result_noun} "
-                          f"({second.folder}) in one report; report them separately")
+        raise OptionError(
+            f"cannot combine {first.task.result_noun} ({first.folder}) and {second.task.result_noun} "
+            f"({second.folder}) in one report; report them separately"
+        )
     task = tasks[0]
     views, header, rows, note = task.report_table(results, metric)
     human_accuracy = read_human(human) if human else None

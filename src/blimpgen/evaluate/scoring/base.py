@@ -106,7 +106,7 @@ def blank_continuation(left: str, option: str) -> Query:
     tokenizers that mark a word's leading space (GPT-2's ``Ġ``) see the word as in a sentence.
     """
     context = left.rstrip()
-    return Query(context, left[len(context):] + option)
+    return Query(context, left[len(context) :] + option)
 
 
 class Scorer(ABC):
@@ -217,7 +217,7 @@ class Scorer(ABC):
             raise QueryError(owners[exc.index], exc.problem) from None
         out, begin = [], 0
         for query in queries:
-            out.append(BlankScores(tuple(s.total for s in flat[begin:begin + len(query.options)])))
+            out.append(BlankScores(tuple(s.total for s in flat[begin : begin + len(query.options)])))
             begin += len(query.options)
         return out
 
@@ -237,6 +237,7 @@ class Scorer(ABC):
         """
         for option, tokens in zip(query.options, self.blank_tokens(query)):
             if not tokens:
-                raise DataError(f"candidate {option!r} is 0 tokens for scorer {self.name!r}, so it has no "
-                                "score; check the candidate and the model's tokenizer")
-
+                raise DataError(
+                    f"candidate {option!r} is 0 tokens for scorer {self.name!r}, so it has no "
+                    "score; check the candidate and the model's tokenizer"
+                )

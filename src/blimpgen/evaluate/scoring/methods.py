@@ -51,16 +51,23 @@ def make_queries(pair: MinimalPair, method: str, where: str = "") -> tuple[Query
     check_method(method)
     if method == "full-sentence":
         return Query("", pair.sentence_good), Query("", pair.sentence_bad)
-    needed = (("one_prefix_prefix", "one_prefix_word_good", "one_prefix_word_bad") if method == "one-prefix"
-              else ("two_prefix_prefix_good", "two_prefix_prefix_bad", "two_prefix_word"))
+    needed = (
+        ("one_prefix_prefix", "one_prefix_word_good", "one_prefix_word_bad")
+        if method == "one-prefix"
+        else ("two_prefix_prefix_good", "two_prefix_prefix_bad", "two_prefix_word")
+    )
     for name in needed:
         if not isinstance(getattr(pair, name), str):
             label = f"{where}: " if where else ""
-            raise DataError(f"{label}pair {pair.pair_id or pair.pairID!r} of {pair.UID} has {METHODS[method]} "
-                            f"true but no {name!r}, which --method {method} needs")
+            raise DataError(
+                f"{label}pair {pair.pair_id or pair.pairID!r} of {pair.UID} has {METHODS[method]} "
+                f"true but no {name!r}, which --method {method} needs"
+            )
     if method == "one-prefix":
         prefix = pair.one_prefix_prefix or ""
-        return (Query(prefix, _continue(prefix, pair.one_prefix_word_good or "")),
-                Query(prefix, _continue(prefix, pair.one_prefix_word_bad or "")))
+        return (
+            Query(prefix, _continue(prefix, pair.one_prefix_word_good or "")),
+            Query(prefix, _continue(prefix, pair.one_prefix_word_bad or "")),
+        )
     good, bad, word = pair.two_prefix_prefix_good or "", pair.two_prefix_prefix_bad or "", pair.two_prefix_word or ""
     return Query(good, _continue(good, word)), Query(bad, _continue(bad, word))

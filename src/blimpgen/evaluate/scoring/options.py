@@ -31,11 +31,24 @@ from blimpgen.errors import OptionError, did_you_mean
 # torch dtypes a model scorer (and the learning curves) can run in
 DTYPES = ("float32", "bfloat16", "float16", "auto")
 # options that have a flag of their own, shared by the model scorers
-SHARED_FLAGS = {"model": "--model", "device": "--device", "dtype": "--dtype", "device_map": "--device-map",
-                "tokenizer": "--tokenizer", "model_args": "--model-arg"}
+SHARED_FLAGS = {
+    "model": "--model",
+    "device": "--device",
+    "dtype": "--dtype",
+    "device_map": "--device-map",
+    "tokenizer": "--tokenizer",
+    "model_args": "--model-arg",
+}
 # annotation names the command line can give, and the type their text is parsed as
-_SCALARS: dict[str, type] = {"str": str, "Path": str, "PathLike": str, "Any": str, "int": int, "float": float,
-                             "bool": bool}
+_SCALARS: dict[str, type] = {
+    "str": str,
+    "Path": str,
+    "PathLike": str,
+    "Any": str,
+    "int": int,
+    "float": float,
+    "bool": bool,
+}
 _TRUE, _FALSE = ("true", "yes", "1", "on"), ("false", "no", "0", "off")
 
 
@@ -89,8 +102,11 @@ class ScorerOption:
                     continue
             if kind is str:
                 return text
-        expected = " or ".join({bool: "true or false", int: "an integer", float: "a number"}[k]
-                               for k in (bool, int, float) if k in self.types)
+        expected = " or ".join(
+            {bool: "true or false", int: "an integer", float: "a number"}[k]
+            for k in (bool, int, float)
+            if k in self.types
+        )
         raise OptionError(f"{where}: expected {expected} ({self.name}: {self.annotation})")
 
 
@@ -102,8 +118,11 @@ def scorer_options(factory: Callable[..., Any]) -> list[ScorerOption]:
         if name == "self" or parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
             continue
         annotation = parameter.annotation
-        text = "" if annotation is parameter.empty else (
-            annotation if isinstance(annotation, str) else inspect.formatannotation(annotation))
+        text = (
+            ""
+            if annotation is parameter.empty
+            else (annotation if isinstance(annotation, str) else inspect.formatannotation(annotation))
+        )
         types, choices = _annotation_types(text) if text else ((str,), ())
         out.append(ScorerOption(name, text or "any", types, choices, parameter.default, docs.get(name, "")))
     return out
@@ -123,8 +142,12 @@ def check_options(name: str, factory: Callable[..., Any], options: Mapping[str, 
         if key not in parameters:
             raise OptionError(f"scorer {name!r} takes no option {key!r}{did_you_mean(key, known)}")
     for key, parameter in parameters.items():
-        if parameter.default is parameter.empty and parameter.kind is parameter.POSITIONAL_OR_KEYWORD \
-                and key not in options and key != "self":
+        if (
+            parameter.default is parameter.empty
+            and parameter.kind is parameter.POSITIONAL_OR_KEYWORD
+            and key not in options
+            and key != "self"
+        ):
             flag = SHARED_FLAGS.get(key, f"--scorer-option {key}=VALUE")
             raise OptionError(f"scorer {name!r} needs option {key!r} ({flag})")
 
@@ -180,8 +203,9 @@ def _model_value(text: str) -> Any:
     return text
 
 
-def resolve_options(name: str, factory: Callable[..., Any], assignments: Mapping[str, str],
-                    flags: Mapping[str, Any]) -> dict[str, Any]:
+def resolve_options(
+    name: str, factory: Callable[..., Any], assignments: Mapping[str, str], flags: Mapping[str, Any]
+) -> dict[str, Any]:
     """The constructor options of scorer ``name`` from ``KEY=VALUE`` texts and the shared flags.
 
     Args:
@@ -207,8 +231,12 @@ def describe_options(name: str, resolved: str, factory: Callable[..., Any]) -> s
     target = f"{getattr(factory, '__module__', '')}:{getattr(factory, '__qualname__', '')}"
     shared = [key for key in SHARED_FLAGS if key in inspect.signature(factory).parameters]
     flags = ", ".join(SHARED_FLAGS[key] for key in shared)
-    lines = [f"{resolved} ({target})", summary, "",
-             f"Options (--scorer-option KEY=VALUE{f'; {flags} also set theirs' if shared else ''}):"]
+    lines = [
+        f"{resolved} ({target})",
+        summary,
+        "",
+        f"Options (--scorer-option KEY=VALUE{f'; {flags} also set theirs' if shared else ''}):",
+    ]
     for option in scorer_options(factory):
         if not option.types:
             kind = "library only"
@@ -230,12 +258,12 @@ def _annotation_types(text: str) -> tuple[tuple[type, ...], tuple[Any, ...]]:
     for part in _top_level(text, "|"):
         part = part.strip().removeprefix("typing.")
         if part.startswith("Optional[") and part.endswith("]"):
-            inner, more = _annotation_types(part[len("Optional["):-1])
+            inner, more = _annotation_types(part[len("Optional[") : -1])
             types += inner
             choices += more
         elif part.startswith("Literal[") and part.endswith("]"):
             try:
-                values = ast.literal_eval(f"({part[len('Literal['):-1]},)")
+                values = ast.literal_eval(f"({part[len('Literal[') : -1]},)")
             except (ValueError, SyntaxError):
                 continue
             choices += tuple(values)
@@ -270,7 +298,7 @@ def _arg_docs(docstring: str) -> dict[str, str]:
     indent: int | None = None
     current: str | None = None
     names: list[str] = []
-    for line in lines[start + 1:]:
+    for line in lines[start + 1 :]:
         if not line.strip():
             continue
         width = len(line) - len(line.lstrip())

@@ -19,8 +19,17 @@ from blimpgen.records.pair import MinimalPair
 
 TASKS: dict[type, type[EvalTask]] = {MinimalPair: PairTask, ProbeItem: ProbeTask}
 
-__all__ = ["TASKS", "EvalTask", "PairOptions", "PairTask", "ProbeOptions", "ProbeTask", "TaskOptions", "make_task",
-           "task_for"]
+__all__ = [
+    "TASKS",
+    "EvalTask",
+    "PairOptions",
+    "PairTask",
+    "ProbeOptions",
+    "ProbeTask",
+    "TaskOptions",
+    "make_task",
+    "task_for",
+]
 
 
 def task_for(record_type: type) -> type[EvalTask]:
@@ -55,6 +64,8 @@ def make_task(record_type: type, options: TaskOptions | Mapping[str, Any] | None
         if owner is not None:
             noun = task_type.record_type.noun
             own = [task_type.options_type.flag(k) for k in fields if k not in TaskOptions.model_fields]
-            raise OptionError(f"{owner.options_type.flag(key)} applies to {owner.record_type.noun}s, but --data "
-                              f"holds {noun}s; {noun}s take {', '.join(own[:-1])} and {own[-1]}")
+            raise OptionError(
+                f"{owner.options_type.flag(key)} applies to {owner.record_type.noun}s, but --data "
+                f"holds {noun}s; {noun}s take {', '.join(own[:-1])} and {own[-1]}"
+            )
     return task_type(task_type.options_type(**options))

@@ -86,21 +86,23 @@ class EvalTask(ABC, Generic[PlanT]):
         options: this task's options (an instance of ``options_type``).
     """
 
-    record_type: ClassVar[type[Record]]   # the record class (MinimalPair, ProbeItem)
+    record_type: ClassVar[type[Record]]  # the record class (MinimalPair, ProbeItem)
     options_type: ClassVar[type[TaskOptions]]
-    noun: ClassVar[str]                   # one record, for progress and messages: "pair", "item"
-    result_noun: ClassVar[str]            # "pair results" / "probe results" in report messages
-    records_file: ClassVar[str]           # per-record output: "pairs.jsonl", "items.jsonl"
-    groups_key: ClassVar[str]             # results.json's per-paradigm (per-suite) table
-    chunk: ClassVar[int]                  # records handed to the scorer at once
-    tie_sides: ClassVar[str]              # what ties, for the all-tie refusal: "good and bad"
-    tie_note: ClassVar[str] = ""          # appended to that refusal
+    noun: ClassVar[str]  # one record, for progress and messages: "pair", "item"
+    result_noun: ClassVar[str]  # "pair results" / "probe results" in report messages
+    records_file: ClassVar[str]  # per-record output: "pairs.jsonl", "items.jsonl"
+    groups_key: ClassVar[str]  # results.json's per-paradigm (per-suite) table
+    chunk: ClassVar[int]  # records handed to the scorer at once
+    tie_sides: ClassVar[str]  # what ties, for the all-tie refusal: "good and bad"
+    tie_note: ClassVar[str] = ""  # appended to that refusal
 
     def __init__(self, options: TaskOptions | None = None) -> None:
         self.options = options if options is not None else self.options_type()
         if not isinstance(self.options, self.options_type):
-            raise OptionError(f"{type(self.options).__name__} are not options of {self.record_type.noun}s "
-                              f"(those are {self.options_type.__name__})")
+            raise OptionError(
+                f"{type(self.options).__name__} are not options of {self.record_type.noun}s "
+                f"(those are {self.options_type.__name__})"
+            )
 
     @abstractmethod
     def select(self, records: Sequence[Located]) -> Selection:
@@ -153,8 +155,9 @@ class EvalTask(ABC, Generic[PlanT]):
     # -- results read back (blimpgen report) ----------------------------------------------------
     @classmethod
     @abstractmethod
-    def report_table(cls, results: Sequence[ModelResult], metric: str | None
-                     ) -> tuple[list[ModelResult], list[str], list[list[Any]], str]:
+    def report_table(
+        cls, results: Sequence[ModelResult], metric: str | None
+    ) -> tuple[list[ModelResult], list[str], list[list[Any]], str]:
         """(the results as tabulated, header, rows, a note under the table) for ``blimpgen report``.
 
         Raises:
@@ -163,8 +166,9 @@ class EvalTask(ABC, Generic[PlanT]):
 
     @classmethod
     @abstractmethod
-    def report_figures(cls, results: Sequence[ModelResult], folder: str | Path, human: dict[str, float] | None,
-                       metric: str | None) -> list[Path]:
+    def report_figures(
+        cls, results: Sequence[ModelResult], folder: str | Path, human: dict[str, float] | None, metric: str | None
+    ) -> list[Path]:
         """Draw this result type's figures into ``folder``; return the paths written."""
 
 
@@ -195,8 +199,9 @@ class ModelResult:
 
     def relabel(self, label: str) -> ModelResult:
         """The same result under another label."""
-        return ModelResult(label, self.folder, self.task, self.options, self.overall, self.phenomena, self.groups,
-                           self.metrics)
+        return ModelResult(
+            label, self.folder, self.task, self.options, self.overall, self.phenomena, self.groups, self.metrics
+        )
 
     def for_metric(self, metric: str) -> ModelResult:
         """A result seen through one of its metrics: every row is that metric's row, and groups
@@ -207,16 +212,28 @@ class ModelResult:
             OptionError: when the result has no such metric.
         """
         if metric not in self.metrics:
-            raise OptionError(f"{self.folder}: no metric {metric!r} in these {self.task.result_noun}; "
-                              f"they have: {', '.join(self.metrics)}")
+            raise OptionError(
+                f"{self.folder}: no metric {metric!r} in these {self.task.result_noun}; "
+                f"they have: {', '.join(self.metrics)}"
+            )
 
         def pick(rows: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-            return {name: {**row[metric], **({"control": row["control"]} if "control" in row else {})}
-                    for name, row in rows.items() if metric in row and row[metric]["accuracy"] is not None}
+            return {
+                name: {**row[metric], **({"control": row["control"]} if "control" in row else {})}
+                for name, row in rows.items()
+                if metric in row and row[metric]["accuracy"] is not None
+            }
 
-        return ModelResult(self.label, self.folder, self.task, self.options,
-                           self.overall.get(metric, {"accuracy": None}), pick(self.phenomena), pick(self.groups),
-                           self.metrics)
+        return ModelResult(
+            self.label,
+            self.folder,
+            self.task,
+            self.options,
+            self.overall.get(metric, {"accuracy": None}),
+            pick(self.phenomena),
+            pick(self.groups),
+            self.metrics,
+        )
 
     def records(self) -> list[dict[str, Any]]:
         """The per-record results (read on demand: they can be large).

@@ -94,19 +94,62 @@ class PairSummary:
 
     def to_json(self) -> dict[str, Any]:
         """``results.json``'s tables."""
-        return {"overall": to_json(self.overall), "phenomena": to_json(self.phenomena),
-                "paradigms": to_json(self.paradigms)}
+        return {
+            "overall": to_json(self.overall),
+            "phenomena": to_json(self.phenomena),
+            "paradigms": to_json(self.paradigms),
+        }
 
     def csv_rows(self, options: Mapping[str, Any]) -> list[PairCsvRow]:
         """Overall, then each phenomenon, then each paradigm."""
-        stamp = {"model": model_label(options), **{k: options.get(k) for k in (
-            "scorer", "method", "reduction", "tie_policy", "first_token")}}
-        rows = [PairCsvRow("overall", "overall", None, None, self.overall.n_paradigms, self.overall.n_pairs,
-                           self.overall.accuracy, self.overall.ci_low, self.overall.ci_high, **stamp)]
-        rows += [PairCsvRow("phenomenon", name, name, None, row.n_paradigms, row.n_pairs, row.accuracy, row.ci_low,
-                            row.ci_high, **stamp) for name, row in self.phenomena.items()]
-        rows += [PairCsvRow("paradigm", uid, row.phenomenon, row.field, 1, row.n_pairs, row.accuracy, row.ci_low,
-                            row.ci_high, **stamp) for uid, row in self.paradigms.items()]
+        stamp = {
+            "model": model_label(options),
+            **{k: options.get(k) for k in ("scorer", "method", "reduction", "tie_policy", "first_token")},
+        }
+        rows = [
+            PairCsvRow(
+                "overall",
+                "overall",
+                None,
+                None,
+                self.overall.n_paradigms,
+                self.overall.n_pairs,
+                self.overall.accuracy,
+                self.overall.ci_low,
+                self.overall.ci_high,
+                **stamp,
+            )
+        ]
+        rows += [
+            PairCsvRow(
+                "phenomenon",
+                name,
+                name,
+                None,
+                row.n_paradigms,
+                row.n_pairs,
+                row.accuracy,
+                row.ci_low,
+                row.ci_high,
+                **stamp,
+            )
+            for name, row in self.phenomena.items()
+        ]
+        rows += [
+            PairCsvRow(
+                "paradigm",
+                uid,
+                row.phenomenon,
+                row.field,
+                1,
+                row.n_pairs,
+                row.accuracy,
+                row.ci_low,
+                row.ci_high,
+                **stamp,
+            )
+            for uid, row in self.paradigms.items()
+        ]
         return rows
 
     def table(self, options: Mapping[str, Any], detail: bool = False) -> str:
@@ -117,11 +160,15 @@ class PairSummary:
         width = max([len(name) for name, _ in rows] + [len(OVERALL)])
         lines = [f"{'':{width}}  {'acc':>6}  {'95% CI':>15}  {'pairs':>7}"]
         for name, row in rows + [(OVERALL, self.overall)]:
-            lines.append(f"{name:{width}}  {100 * row.accuracy:6.1f}  "
-                         f"[{100 * row.ci_low:5.1f}, {100 * row.ci_high:5.1f}]  {row.n_pairs:7d}")
-        lines.append(f"model={model_label(options)} scorer={options.get('scorer')} method={options['method']} "
-                     f"reduction={options['reduction']} tie={options['tie_policy']} "
-                     f"first_token={options.get('first_token')}")
+            lines.append(
+                f"{name:{width}}  {100 * row.accuracy:6.1f}  "
+                f"[{100 * row.ci_low:5.1f}, {100 * row.ci_high:5.1f}]  {row.n_pairs:7d}"
+            )
+        lines.append(
+            f"model={model_label(options)} scorer={options.get('scorer')} method={options['method']} "
+            f"reduction={options['reduction']} tie={options['tie_policy']} "
+            f"first_token={options.get('first_token')}"
+        )
         if options.get("skipped_paradigms"):
             lines.append(f"skipped (method does not apply): {', '.join(options['skipped_paradigms'])}")
         return "\n".join(lines)

@@ -123,8 +123,10 @@ class PairTask(EvalTask[PairPlan]):
         for pair, where in records:
             if pair.pair_id or pair.pairID:  # without either (hand-written data) a pair has no id to compare
                 if pair.record_id in first:
-                    raise DataError(f"{where}: pair {pair.record_id!r} repeats (first in {first[pair.record_id]}); "
-                                    "pair ids must be unique across --data, or the pair would count twice")
+                    raise DataError(
+                        f"{where}: pair {pair.record_id!r} repeats (first in {first[pair.record_id]}); "
+                        "pair ids must be unique across --data, or the pair would count twice"
+                    )
                 first[pair.record_id] = str(where)
         kept: list[Located] = []
         skipped: set[str] = set()
@@ -138,8 +140,10 @@ class PairTask(EvalTask[PairPlan]):
                 kept.append((pair, where))
         if not kept:
             uids = sorted({p.UID for p, _ in records})
-            raise OptionError(f"--method {method}: none of the {len(uids)} paradigms in the data supports it "
-                              f"({flag} is false everywhere); use --method full-sentence")
+            raise OptionError(
+                f"--method {method}: none of the {len(uids)} paradigms in the data supports it "
+                f"({flag} is false everywhere); use --method full-sentence"
+            )
         skipped -= {p.UID for p, _ in kept}
         return Selection(kept, tuple(sorted(skipped)))
 
@@ -155,9 +159,14 @@ class PairTask(EvalTask[PairPlan]):
             self.unigram = UnigramModel.train(read_corpus_lines(self.options.unigram_corpus or ""), scorer.tokenize)
         check_reduction(self.options.reduction, self.unigram)
         settings = scorer.options()
-        self.stamp = {"model": model_label(settings), "scorer": scorer_id(scorer), "method": self.options.method,
-                      "reduction": self.options.reduction, "tie_policy": self.options.tie,
-                      "first_token": settings.get("first_token")}
+        self.stamp = {
+            "model": model_label(settings),
+            "scorer": scorer_id(scorer),
+            "method": self.options.method,
+            "reduction": self.options.reduction,
+            "tie_policy": self.options.tie,
+            "first_token": settings.get("first_token"),
+        }
 
     def plan(self, scorer: Scorer, chunk: Sequence[Located]) -> PairPlan:
         """The (good, bad) queries of each pair.
@@ -180,11 +189,27 @@ class PairTask(EvalTask[PairPlan]):
             score_bad = reduce_scores(bad, options.reduction, self.unigram)
             tokens_good = list(zip(good.tokens, good.logprobs)) if options.save_tokens else None
             tokens_bad = list(zip(bad.tokens, bad.logprobs)) if options.save_tokens else None
-            rows.append(PairScore(
-                pair.pair_id or f"{pair.UID}-{pair.pairID}", pair.UID, pair.linguistics_term or pair.UID, pair.field,
-                pair.sentence_good, pair.sentence_bad, score_good, score_bad, good.total, bad.total, len(good),
-                len(bad), judge(score_good, score_bad, options.tie), score_good == score_bad, **self.stamp,
-                token_scores_good=tokens_good, token_scores_bad=tokens_bad))
+            rows.append(
+                PairScore(
+                    pair.pair_id or f"{pair.UID}-{pair.pairID}",
+                    pair.UID,
+                    pair.linguistics_term or pair.UID,
+                    pair.field,
+                    pair.sentence_good,
+                    pair.sentence_bad,
+                    score_good,
+                    score_bad,
+                    good.total,
+                    bad.total,
+                    len(good),
+                    len(bad),
+                    judge(score_good, score_bad, options.tie),
+                    score_good == score_bad,
+                    **self.stamp,
+                    token_scores_good=tokens_good,
+                    token_scores_bad=tokens_bad,
+                )
+            )
         return rows
 
     def _scored(self, scorer: Scorer, plan: PairPlan) -> list[tuple[TokenScores, TokenScores]]:
@@ -200,9 +225,11 @@ class PairTask(EvalTask[PairPlan]):
             for is_bad, scores in ((False, good), (True, bad)):
                 if not len(scores):
                     text = plan.queries[index][is_bad].text
-                    raise DataError(f"{name(index)}: {self._side(is_bad)} {text[:60]!r} is 0 tokens for scorer "
-                                    f"{scorer.name!r}, so it has no score; fix the sentence, or check the model's "
-                                    "tokenizer")
+                    raise DataError(
+                        f"{name(index)}: {self._side(is_bad)} {text[:60]!r} is 0 tokens for scorer "
+                        f"{scorer.name!r}, so it has no score; fix the sentence, or check the model's "
+                        "tokenizer"
+                    )
         return scored
 
     def _side(self, bad: bool) -> str:
@@ -217,8 +244,14 @@ class PairTask(EvalTask[PairPlan]):
     def settings(self) -> dict[str, Any]:
         """The options, in the order results.json has always had them."""
         o = self.options
-        return {"method": o.method, "reduction": o.reduction, "unigram_corpus": o.unigram_corpus, "limit": o.limit,
-                "save_tokens": o.save_tokens, "tie_policy": o.tie}
+        return {
+            "method": o.method,
+            "reduction": o.reduction,
+            "unigram_corpus": o.unigram_corpus,
+            "limit": o.limit,
+            "save_tokens": o.save_tokens,
+            "tie_policy": o.tie,
+        }
 
     def selection_settings(self, selection: Selection) -> dict[str, Any]:
         """The paradigms the method does not apply to."""
@@ -226,8 +259,9 @@ class PairTask(EvalTask[PairPlan]):
 
     # -- results read back ------------------------------------------------------------------------
     @classmethod
-    def report_table(cls, results: Sequence[ModelResult], metric: str | None
-                     ) -> tuple[list[ModelResult], list[str], list[list[Any]], str]:
+    def report_table(
+        cls, results: Sequence[ModelResult], metric: str | None
+    ) -> tuple[list[ModelResult], list[str], list[list[Any]], str]:
         """Models x phenomena, overall last.
 
         Raises:
@@ -241,8 +275,9 @@ class PairTask(EvalTask[PairPlan]):
         return list(results), header, rows, ""
 
     @classmethod
-    def report_figures(cls, results: Sequence[ModelResult], folder: str | Path, human: dict[str, float] | None,
-                       metric: str | None) -> list[Path]:
+    def report_figures(
+        cls, results: Sequence[ModelResult], folder: str | Path, human: dict[str, float] | None, metric: str | None
+    ) -> list[Path]:
         """Accuracy by phenomenon, the paradigm correlation, and accuracy by length, perplexity and confidence."""
         from blimpgen.evaluate.reporting.figures import draw_figures
 

@@ -29,13 +29,13 @@ class ItemPlan:
     """What one item asks, as indices into its chunk's query lists."""
 
     item: ProbeItem
-    where: str                          # the item's file:line, for messages
-    method: str = "blank"               # how its multiple choice is scored: blank or sentence
+    where: str  # the item's file:line, for messages
+    method: str = "blank"  # how its multiple choice is scored: blank or sentence
     cells: dict[Cell, tuple[int, int]] = field(default_factory=dict)  # cell -> (blank query, option index)
     sentences: list[int] = field(default_factory=list)  # per candidate: its sentence query (sentence method)
     top: tuple[int, tuple[str, ...]] | None = None  # (blank query, single-token expected words)
-    top_status: str | None = None       # scored, no_expected, multi_token, no_top_k; None: no top-k
-    dropped: str | None = None          # why the item is not scored (a word the scorer cannot score)
+    top_status: str | None = None  # scored, no_expected, multi_token, no_top_k; None: no top-k
+    dropped: str | None = None  # why the item is not scored (a word the scorer cannot score)
 
     def error(self, problem: str, what: str) -> DataError:
         """A located error about this item."""
@@ -75,8 +75,9 @@ def _split(context: str) -> tuple[str, str]:
     return left, right
 
 
-def _plan_item(item: ProbeItem, where: str, scorer: Scorer, method: str, blank_queries: list[BlankQuery],
-               sentences: list[Query]) -> ItemPlan:
+def _plan_item(
+    item: ProbeItem, where: str, scorer: Scorer, method: str, blank_queries: list[BlankQuery], sentences: list[Query]
+) -> ItemPlan:
     plan = ItemPlan(item, where, method if item.has_blank else "sentence")
     wanted: list[Cell] = []
     if plan.method == "blank" and item.is_multiple_choice:
@@ -152,6 +153,9 @@ def _score_sentences(scorer: Scorer, plan: ChunkPlan) -> list[float]:
         raise owner[exc.index].error(exc.problem, f"the sentence {plan.sentences[exc.index].text[:60]!r}") from None
     for i, scores in enumerate(scored):
         if not len(scores):
-            raise owner[i].error(f"is 0 tokens for scorer {scorer.name!r}, so it has no score; fix the item, "
-                                 "or check the model's tokenizer", f"the sentence {plan.sentences[i].text[:60]!r}")
+            raise owner[i].error(
+                f"is 0 tokens for scorer {scorer.name!r}, so it has no score; fix the item, "
+                "or check the model's tokenizer",
+                f"the sentence {plan.sentences[i].text[:60]!r}",
+            )
     return [scores.total for scores in scored]

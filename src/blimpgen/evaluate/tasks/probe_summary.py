@@ -140,37 +140,74 @@ class ProbeSummary:
 
     def to_json(self) -> dict[str, Any]:
         """``results.json``'s tables."""
-        return {"metrics": list(self.metrics), "overall": to_json(self.overall), "phenomena": to_json(self.phenomena),
-                "suites": to_json(self.suites)}
+        return {
+            "metrics": list(self.metrics),
+            "overall": to_json(self.overall),
+            "phenomena": to_json(self.phenomena),
+            "suites": to_json(self.suites),
+        }
 
     def csv_rows(self, options: Mapping[str, Any]) -> list[ProbeCsvRow]:
         """Overall, phenomena, then each suite (or control) followed by its groups; one row per metric."""
-        stamp = {"model": model_label(options), "scorer": options.get("scorer"),
-                 "probe_method": options.get("probe_method"), "tie_policy": options.get("tie_policy")}
+        stamp = {
+            "model": model_label(options),
+            "scorer": options.get("scorer"),
+            "probe_method": options.get("probe_method"),
+            "tie_policy": options.get("tie_policy"),
+        }
         out: list[ProbeCsvRow] = []
 
-        def rows(level: str, name: str, table: Mapping[str, Any], n_suites: int | None = None,
-                 coverage: tuple[int | None, float | None] = (None, None), **where: Any) -> None:
+        def rows(
+            level: str,
+            name: str,
+            table: Mapping[str, Any],
+            n_suites: int | None = None,
+            coverage: tuple[int | None, float | None] = (None, None),
+            **where: Any,
+        ) -> None:
             for metric in self.metrics:
                 if metric in table:
                     row = table[metric]
-                    place = {"suite": None, "control": None, "group": None, "phenomenon": None, "field": None,
-                             **where}
-                    out.append(ProbeCsvRow(level, name, metric=metric, n_suites=getattr(row, "n_suites", n_suites),
-                                           n_items=row.n_items, not_applicable=row.not_applicable,
-                                           accuracy=row.accuracy, ci_low=row.ci_low, ci_high=row.ci_high,
-                                           item_accuracy=getattr(row, "item_accuracy", None),
-                                           replicates=getattr(row, "replicates", None), sd=getattr(row, "sd", None),
-                                           dropped=coverage[0], coverage=coverage[1], **place, **stamp))
+                    place = {"suite": None, "control": None, "group": None, "phenomenon": None, "field": None, **where}
+                    out.append(
+                        ProbeCsvRow(
+                            level,
+                            name,
+                            metric=metric,
+                            n_suites=getattr(row, "n_suites", n_suites),
+                            n_items=row.n_items,
+                            not_applicable=row.not_applicable,
+                            accuracy=row.accuracy,
+                            ci_low=row.ci_low,
+                            ci_high=row.ci_high,
+                            item_accuracy=getattr(row, "item_accuracy", None),
+                            replicates=getattr(row, "replicates", None),
+                            sd=getattr(row, "sd", None),
+                            dropped=coverage[0],
+                            coverage=coverage[1],
+                            **place,
+                            **stamp,
+                        )
+                    )
 
         rows("overall", "overall", self.overall.metrics)
         for name, table in self.phenomena.items():
             rows("phenomenon", name, table.metrics, phenomenon=name)
         for name, suite in self.suites.items():
-            where: dict[str, Any] = {"suite": suite.UID, "control": suite.control, "phenomenon": suite.phenomenon,
-                                     "field": suite.field}
-            rows("suite" if suite.control == "none" else "control", name, suite.metrics, n_suites=1,
-                 coverage=(suite.dropped, suite.coverage), **where)
+            where: dict[str, Any] = {
+                "suite": suite.UID,
+                "control": suite.control,
+                "phenomenon": suite.phenomenon,
+                "field": suite.field,
+            }
+            rows(
+                "suite" if suite.control == "none" else "control",
+                name,
+                suite.metrics,
+                n_suites=1,
+                coverage=(suite.dropped, suite.coverage),
+                **where,
+            )
             for group, group_row in (suite.groups or {}).items():
                 rows("group", f"{name}/{group}", group_row.metrics, group=group, **where)
         return out
@@ -193,31 +230,48 @@ class ProbeSummary:
                 rows += [(f"    {group}", row) for group, row in (suite.groups or {}).items()]
         width = max([len(name) for name, _ in rows] + [len(OVERALL)])
         widths = [max(5, len(m)) for m in metrics]
-        lines = [f"{'':{width}}  {'mc acc':>6}  {'95% CI':>15}  "
-                 + "  ".join(f"{m:>{w}}" for m, w in zip(metrics, widths)) + f"  {'items':>6}"]
+        lines = [
+            f"{'':{width}}  {'mc acc':>6}  {'95% CI':>15}  "
+            + "  ".join(f"{m:>{w}}" for m, w in zip(metrics, widths))
+            + f"  {'items':>6}"
+        ]
         for name, row in rows + [(OVERALL, self.overall)]:
             mc = row.metrics.get("mc_accuracy")
             interval = f"[{100 * mc.ci_low:5.1f}, {100 * mc.ci_high:5.1f}]" if mc else "-"
-            lines.append(f"{name:{width}}  {_cell(mc):>6}  {interval:>15}  "
-                         + "  ".join(f"{_cell(row.metrics.get(m)):>{w}}" for m, w in zip(metrics, widths))
-                         + f"  {row.n_items:6d}")
-        lines.append(f"model={model_label(options)} scorer={options.get('scorer')} "
-                     f"probe_method={options['probe_method']} tie={options['tie_policy']}")
-        missing = {m: self.overall.metrics[m].not_applicable for m in metrics
-                   if m in self.overall.metrics and self.overall.metrics[m].not_applicable}
+            lines.append(
+                f"{name:{width}}  {_cell(mc):>6}  {interval:>15}  "
+                + "  ".join(f"{_cell(row.metrics.get(m)):>{w}}" for m, w in zip(metrics, widths))
+                + f"  {row.n_items:6d}"
+            )
+        lines.append(
+            f"model={model_label(options)} scorer={options.get('scorer')} "
+            f"probe_method={options['probe_method']} tie={options['tie_policy']}"
+        )
+        missing = {
+            m: self.overall.metrics[m].not_applicable
+            for m in metrics
+            if m in self.overall.metrics and self.overall.metrics[m].not_applicable
+        }
         if missing:
-            lines.append("not applicable (no expected word is one token, or the scorer gives no top tokens): "
-                         + ", ".join(f"{m} {n} items" for m, n in missing.items()))
+            lines.append(
+                "not applicable (no expected word is one token, or the scorer gives no top tokens): "
+                + ", ".join(f"{m} {n} items" for m, n in missing.items())
+            )
         dropped = {name: suite for name, suite in self.suites.items() if suite.dropped}
         if dropped:
-            lines.append("dropped (a word the model cannot score in the blank, e.g. not one token): "
-                         + ", ".join(f"{name} {suite.dropped} of {suite.n_items} (coverage {100 * suite.coverage:.1f}%)"
-                                     for name, suite in dropped.items()))
+            lines.append(
+                "dropped (a word the model cannot score in the blank, e.g. not one token): "
+                + ", ".join(
+                    f"{name} {suite.dropped} of {suite.n_items} (coverage {100 * suite.coverage:.1f}%)"
+                    for name, suite in dropped.items()
+                )
+            )
         if controls:
             kinds = sorted({suite.control for suite in controls.values()})
-            lines.append(f"controls ({', '.join(kinds)}; {len(controls)} in all) are not in the phenomenon or overall "
-                         + ("rows; each is shown under its suite" if detail else "rows; --paradigms shows each under "
-                            "its suite"))
+            lines.append(
+                f"controls ({', '.join(kinds)}; {len(controls)} in all) are not in the phenomenon or overall "
+                + ("rows; each is shown under its suite" if detail else "rows; --paradigms shows each under its suite")
+            )
         return "\n".join(lines)
 
 
@@ -230,8 +284,10 @@ def summarize_probes(rows: Sequence[Any], metrics: Mapping[str, Callable[[Any], 
         metrics: metric name -> the item's 1.0 / 0.0 / None (not judged) outcome for it.
     """
     if rows and all(row.dropped is not None for row in rows):
-        raise DataError(f"no item could be scored: every one of the {len(rows)} items was dropped "
-                        f"(e.g. {rows[0].item_id}: {rows[0].dropped})")
+        raise DataError(
+            f"no item could be scored: every one of the {len(rows)} items was dropped "
+            f"(e.g. {rows[0].item_id}: {rows[0].dropped})"
+        )
     by_suite: dict[str, list[Any]] = defaultdict(list)
     for row in rows:
         by_suite[row.suite].append(row)
@@ -250,12 +306,22 @@ def summarize_probes(rows: Sequence[Any], metrics: Mapping[str, Callable[[Any], 
             groups[row.group].append(row)
         group_rows = None
         if set(groups) != {""}:
-            group_rows = {group: GroupRow(len(rows_), _metric_rows(rows_, metrics))
-                          for group, rows_ in sorted(groups.items())}
+            group_rows = {
+                group: GroupRow(len(rows_), _metric_rows(rows_, metrics)) for group, rows_ in sorted(groups.items())
+            }
         dropped = sum(1 for row in members if row.dropped is not None)
-        suites[name] = SuiteRow(first.UID, first.control, first.phenomenon, first.field, len(members), dropped,
-                                (len(members) - dropped) / len(members), _metric_rows(members, metrics), group_rows,
-                                controls.get(name))
+        suites[name] = SuiteRow(
+            first.UID,
+            first.control,
+            first.phenomenon,
+            first.field,
+            len(members),
+            dropped,
+            (len(members) - dropped) / len(members),
+            _metric_rows(members, metrics),
+            group_rows,
+            controls.get(name),
+        )
     proper = [name for name, suite in suites.items() if suite.control == "none"]
     by_phenomenon: dict[str, list[str]] = defaultdict(list)
     for name in proper:
@@ -295,15 +361,22 @@ def _replicated(rows: Sequence[Any], outcome: Callable[[Any], float | None], mis
     accuracies = [sum(v) / len(v) for _, v in sorted(by_replicate.items(), key=lambda kv: (kv[0] is None, kv[0]))]
     pooled = _proportion([v for values in by_replicate.values() for v in values], missing)
     sd = statistics.stdev(accuracies) if len(accuracies) > 1 else 0.0
-    return Proportion(pooled.n_items, missing, pooled.correct, statistics.fmean(accuracies), pooled.ci_low,
-                      pooled.ci_high, len(accuracies), sd)
+    return Proportion(
+        pooled.n_items,
+        missing,
+        pooled.correct,
+        statistics.fmean(accuracies),
+        pooled.ci_low,
+        pooled.ci_high,
+        len(accuracies),
+        sd,
+    )
 
 
 def _proportion(values: list[float], not_applicable: int) -> Proportion:
     n, correct = len(values), float(sum(values))
     low, high = wilson_interval(correct, n)
-    return Proportion(n, not_applicable, correct, correct / n if n else None, low if n else None,
-                      high if n else None)
+    return Proportion(n, not_applicable, correct, correct / n if n else None, low if n else None, high if n else None)
 
 
 def _mean(rows: list[Proportion]) -> MeanProportion:
@@ -312,6 +385,13 @@ def _mean(rows: list[Proportion]) -> MeanProportion:
     if not judged:
         return MeanProportion(0, n, sum(r.not_applicable for r in rows), 0, None, None, None, None)
     low, high = mean_interval([(r.correct, r.n_items) for r in judged])
-    return MeanProportion(len(judged), n, sum(r.not_applicable for r in rows), sum(r.correct for r in judged),
-                          sum(r.correct / r.n_items for r in judged) / len(judged), low, high,  # = mean accuracy
-                          sum(r.correct for r in judged) / n)
+    return MeanProportion(
+        len(judged),
+        n,
+        sum(r.not_applicable for r in rows),
+        sum(r.correct for r in judged),
+        sum(r.correct / r.n_items for r in judged) / len(judged),
+        low,
+        high,  # = mean accuracy
+        sum(r.correct for r in judged) / n,
+    )

@@ -103,25 +103,25 @@ class ItemScore:
     correct: float | None
     tie: bool
     contexts: dict[str, str] | None = column(omit_none=True)
-    top_k: dict[str, float | None] = column(flatten=True)           # top1, top5 ...: None when not judged
+    top_k: dict[str, float | None] = column(flatten=True)  # top1, top5 ...: None when not judged
     sensitive: float | None = column()
     sensitive_margin: float | None = column()
-    good: str | None = column(omit_none=True)                       # contrast types only, from here
+    good: str | None = column(omit_none=True)  # contrast types only, from here
     bad: str | None = column(omit_none=True)
     foils: list[str] | None = column(omit_none=True)
     reversed_context: str | None = column(omit_none=True)
     logprob_good: float | None = column(omit_none=True)
-    logprob_bad: float | None = column(omit_none=True)              # the reversed context's for a role item
+    logprob_bad: float | None = column(omit_none=True)  # the reversed context's for a role item
     logprob_foils: list[float] | None = column(omit_none=True)
     prob_good: float | None = column(omit_none=True)
     prob_bad: float | None = column(omit_none=True)
     prob_foils: list[float] | None = column(omit_none=True)
     expected: list[str] | None = column(omit_none=True)
     top_k_status: str | None = column(omit_none=True)
-    top: list[str] | None = column(omit_none=True)                  # when the scorer ranks the vocabulary
+    top: list[str] | None = column(omit_none=True)  # when the scorer ranks the vocabulary
     expected_ranks: dict[str, int | None] | None = column(omit_none=True)
     replicate: int | None = column(omit_none=True)
-    dropped: str | None = column(omit_none=True)                    # why the item was not scored
+    dropped: str | None = column(omit_none=True)  # why the item was not scored
     model: str | None = column()
     scorer: str = column()
     probe_method: str = column()
@@ -163,8 +163,10 @@ class ProbeTask(EvalTask[ChunkPlan]):
         seen: dict[str, str] = {}
         for item, where in records:
             if item.item_id in seen:
-                raise DataError(f"{where}: item_id {item.item_id!r} repeats (first in {seen[item.item_id]}); "
-                                "item ids must be unique across --data")
+                raise DataError(
+                    f"{where}: item_id {item.item_id!r} repeats (first in {seen[item.item_id]}); "
+                    "item ids must be unique across --data"
+                )
             seen[item.item_id] = str(where)
         if self.options.limit is None:
             return Selection(list(records))
@@ -187,8 +189,11 @@ class ProbeTask(EvalTask[ChunkPlan]):
         if not isinstance(method, str) or method not in PROBE_METHODS:
             raise OptionError(f"scorer {scorer.name!r} defaults to an unknown probe method {method!r}")
         self.method: str = method
-        self.stamp = {"model": model_label(scorer.options()), "scorer": scorer_id(scorer),
-                      "tie_policy": self.options.tie}
+        self.stamp = {
+            "model": model_label(scorer.options()),
+            "scorer": scorer_id(scorer),
+            "tie_policy": self.options.tie,
+        }
 
     def group_of(self, record: Any) -> str:
         """An item's suite."""
@@ -214,17 +219,55 @@ class ProbeTask(EvalTask[ChunkPlan]):
     def _row(self, plan: ItemPlan, chunk: ChunkPlan, scored: ChunkScores) -> ItemScore:
         item, options = plan.item, self.options
         top_k: dict[str, float | None] = {f"top{k}": None for k in sorted(set(options.top_k))}
-        fields: dict[str, Any] = dict.fromkeys(("good", "bad", "foils", "reversed_context", "logprob_good",
-                                                "logprob_bad", "logprob_foils", "prob_good", "prob_bad", "prob_foils",
-                                                "expected", "top_k_status", "top", "expected_ranks"))
-        common = dict(item_id=item.item_id, UID=item.UID, suite=suite_name(item), control=item.control,
-                      group=item.group, phenomenon=item.linguistics_term or item.UID, field=item.field,
-                      item_type=item.item_type, context=item.context, candidates=list(item.candidates),
-                      answer=item.answer, contexts=dict(item.contexts) if item.contexts is not None else None,
-                      replicate=item.replicate, **self.stamp, probe_method=plan.method)
+        fields: dict[str, Any] = dict.fromkeys(
+            (
+                "good",
+                "bad",
+                "foils",
+                "reversed_context",
+                "logprob_good",
+                "logprob_bad",
+                "logprob_foils",
+                "prob_good",
+                "prob_bad",
+                "prob_foils",
+                "expected",
+                "top_k_status",
+                "top",
+                "expected_ranks",
+            )
+        )
+        common = dict(
+            item_id=item.item_id,
+            UID=item.UID,
+            suite=suite_name(item),
+            control=item.control,
+            group=item.group,
+            phenomenon=item.linguistics_term or item.UID,
+            field=item.field,
+            item_type=item.item_type,
+            context=item.context,
+            candidates=list(item.candidates),
+            answer=item.answer,
+            contexts=dict(item.contexts) if item.contexts is not None else None,
+            replicate=item.replicate,
+            **self.stamp,
+            probe_method=plan.method,
+        )
         if plan.dropped is not None:
-            return ItemScore(logprobs=[], probabilities=[], predicted=None, correct=None, tie=False, top_k=top_k,
-                             sensitive=None, sensitive_margin=None, dropped=plan.dropped, **fields, **common)
+            return ItemScore(
+                logprobs=[],
+                probabilities=[],
+                predicted=None,
+                correct=None,
+                tie=False,
+                top_k=top_k,
+                sensitive=None,
+                sensitive_margin=None,
+                dropped=plan.dropped,
+                **fields,
+                **common,
+            )
 
         def cell_logprob(cell: tuple[str, str]) -> float:
             query, k = plan.cells[cell]
@@ -248,14 +291,26 @@ class ProbeTask(EvalTask[ChunkPlan]):
             sensitive = min(judge(b, w, options.tie) for b, w in pairs)
             sensitive_margin = float(all(math.exp(b) - math.exp(w) > options.margin for b, w in pairs))
             good = pairs[0][0]
-            fields.update(good=item.good, logprob_good=good, prob_good=math.exp(good), expected=list(item.expected),
-                          top_k_status=plan.top_status)
+            fields.update(
+                good=item.good,
+                logprob_good=good,
+                prob_good=math.exp(good),
+                expected=list(item.expected),
+                top_k_status=plan.top_status,
+            )
             if item.foils:
-                fields.update(foils=list(item.foils), logprob_foils=[w for _, w in pairs],
-                              prob_foils=[math.exp(w) for _, w in pairs])
+                fields.update(
+                    foils=list(item.foils),
+                    logprob_foils=[w for _, w in pairs],
+                    prob_foils=[math.exp(w) for _, w in pairs],
+                )
             else:
-                fields.update(bad=item.bad, logprob_bad=pairs[0][1], prob_bad=math.exp(pairs[0][1]),
-                              reversed_context=item.reversed_context)
+                fields.update(
+                    bad=item.bad,
+                    logprob_bad=pairs[0][1],
+                    prob_bad=math.exp(pairs[0][1]),
+                    reversed_context=item.reversed_context,
+                )
             if plan.top is not None:
                 asked_scores, asked = scored.blanks[plan.top[0]], chunk.blank_queries[plan.top[0]].options
                 ranks = {w: asked_scores.ranks[asked.index(w)] for w in plan.top[1]} if asked_scores.ranks else {}
@@ -263,11 +318,23 @@ class ProbeTask(EvalTask[ChunkPlan]):
                     fields["top_k_status"] = "no_top_k"
                 else:
                     fields.update(top=list(asked_scores.top), expected_ranks=ranks)
-                    top_k = {f"top{k}": float(any(r is not None and r <= k for r in ranks.values()))
-                             for k in sorted(set(options.top_k))}
-        return ItemScore(logprobs=scores, probabilities=_softmax(scores) if scores else [], predicted=predicted,
-                         correct=correct, tie=tie, top_k=top_k, sensitive=sensitive, sensitive_margin=sensitive_margin,
-                         dropped=None, **fields, **common)
+                    top_k = {
+                        f"top{k}": float(any(r is not None and r <= k for r in ranks.values()))
+                        for k in sorted(set(options.top_k))
+                    }
+        return ItemScore(
+            logprobs=scores,
+            probabilities=_softmax(scores) if scores else [],
+            predicted=predicted,
+            correct=correct,
+            tie=tie,
+            top_k=top_k,
+            sensitive=sensitive,
+            sensitive_margin=sensitive_margin,
+            dropped=None,
+            **fields,
+            **common,
+        )
 
     def metrics(self) -> dict[str, Callable[[ItemScore], float | None]]:
         """Metric name -> an item's outcome for it (None: not judged)."""
@@ -285,13 +352,19 @@ class ProbeTask(EvalTask[ChunkPlan]):
     def settings(self) -> dict[str, Any]:
         """The options (the method resolved), in the order results.json has always had them."""
         o = self.options
-        return {"probe_method": self.method, "top_k": sorted(set(o.top_k)), "margin": o.margin, "limit": o.limit,
-                "tie_policy": o.tie}
+        return {
+            "probe_method": self.method,
+            "top_k": sorted(set(o.top_k)),
+            "margin": o.margin,
+            "limit": o.limit,
+            "tie_policy": o.tie,
+        }
 
     # -- results read back ------------------------------------------------------------------------
     @classmethod
-    def report_table(cls, results: Sequence[ModelResult], metric: str | None
-                     ) -> tuple[list[ModelResult], list[str], list[list[Any]], str]:
+    def report_table(
+        cls, results: Sequence[ModelResult], metric: str | None
+    ) -> tuple[list[ModelResult], list[str], list[list[Any]], str]:
         """Models x suites of one metric (default ``mc_accuracy``), controls after their suite.
 
         Raises:
@@ -305,8 +378,9 @@ class ProbeTask(EvalTask[ChunkPlan]):
         return views, header, rows, f"\nmetric: {metric}"
 
     @classmethod
-    def report_figures(cls, results: Sequence[ModelResult], folder: str | Path, human: dict[str, float] | None,
-                       metric: str | None) -> list[Path]:
+    def report_figures(
+        cls, results: Sequence[ModelResult], folder: str | Path, human: dict[str, float] | None, metric: str | None
+    ) -> list[Path]:
         """Bars by phenomenon and by suite, and the correlation of suite accuracies, of one metric."""
         from blimpgen.evaluate.reporting.figures import draw_probe_figures
 

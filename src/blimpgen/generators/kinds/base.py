@@ -125,8 +125,7 @@ class Selector:
 
     REJECTION_DRAWS = 12
 
-    def __init__(self, lexicon: Lexicon, formula: str, slots: list[str],
-                 where: Callable[[str], SpecError]) -> None:
+    def __init__(self, lexicon: Lexicon, formula: str, slots: list[str], where: Callable[[str], SpecError]) -> None:
         node = checked_formula(lexicon, formula, slots, where)
         if lexicon.mode == "colorless":  # selectional restrictions and plausibility always hold
             node = relax(node)
@@ -205,8 +204,7 @@ class Selector:
         return self._predicate(word, lambda ref: resolve(bindings, ref.path))
 
 
-def checked_formula(lexicon: Lexicon, formula: str, slots: list[str],
-                    where: Callable[[str], SpecError]) -> query.Node:
+def checked_formula(lexicon: Lexicon, formula: str, slots: list[str], where: Callable[[str], SpecError]) -> query.Node:
     """A formula parsed and checked against the lexicon's inventory and the slots it may name.
 
     Raises:
@@ -238,8 +236,9 @@ class SlotKind(ABC):
     # is still read, and errors point at whichever the spec wrote)
     renamed: ClassVar[dict[str, str]] = {}
 
-    def __init__(self, name: str, params: KindParams, lexicon: Lexicon, earlier: list[str],
-                 where: Callable[..., SpecError]) -> None:
+    def __init__(
+        self, name: str, params: KindParams, lexicon: Lexicon, earlier: list[str], where: Callable[..., SpecError]
+    ) -> None:
         self.name = name
         self.params = params
         self.lexicon = lexicon
@@ -248,13 +247,15 @@ class SlotKind(ABC):
 
     def selector(self, formula: str, key: str, extra_slots: tuple[str, ...] = ()) -> Selector:
         """A :class:`Selector` whose errors point at parameter ``key`` of this slot."""
-        return Selector(self.lexicon, formula, list(self.earlier) + list(extra_slots),
-                        lambda message: self.where(message, key))
+        return Selector(
+            self.lexicon, formula, list(self.earlier) + list(extra_slots), lambda message: self.where(message, key)
+        )
 
     def check_formula(self, formula: str, key: str, extra_slots: tuple[str, ...] = ()) -> None:
         """Check an author's formula as written, so errors quote their text, not a wrapped one."""
-        checked_formula(self.lexicon, formula, list(self.earlier) + list(extra_slots),
-                        lambda message: self.where(message, key))
+        checked_formula(
+            self.lexicon, formula, list(self.earlier) + list(extra_slots), lambda message: self.where(message, key)
+        )
 
     def distinct_clause(self, slots: tuple[str, ...]) -> str:
         """Check ``distinct: [...]`` slot names and return the formula text requiring a lemma
@@ -267,8 +268,10 @@ class SlotKind(ABC):
         """Raise a located error if ``name`` is not an earlier slot."""
         if name is not None and name not in self.earlier:
             from blimpgen.errors import did_you_mean
-            raise self.where(f"unknown slot {name!r}{did_you_mean(name, self.earlier)} "
-                             f"(only earlier slots can be referenced)", key)
+
+            raise self.where(
+                f"unknown slot {name!r}{did_you_mean(name, self.earlier)} (only earlier slots can be referenced)", key
+            )
 
     @abstractmethod
     def sample(self, rng: random.Random, bindings: Bindings) -> Any | None:

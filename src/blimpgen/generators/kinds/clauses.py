@@ -56,8 +56,12 @@ def bare_present_needs_object(verb: Any) -> bool:
     """Whether a verb group in the simple present would read oddly without a complement: its
     habit needs an object (*The finalist saves*, *The gunman hopes*) unless the verb is
     stative or an activity that is a habit on its own (``scene``: *The crow swims*)."""
-    return (verb.get("time") == "present" and verb.get("pattern") in ("simple", "do")
-            and not verb.head.get("stative") and not verb.head.get("scene"))
+    return (
+        verb.get("time") == "present"
+        and verb.get("pattern") in ("simple", "do")
+        and not verb.head.get("stative")
+        and not verb.head.get("scene")
+    )
 
 
 class ArgsKind(SlotKind):
@@ -99,21 +103,33 @@ class ArgsKind(SlotKind):
         self.theme = DPBuilder(self, f"({obj}) and fits({verb}.arg2){extra}", DEFAULT_DET, "object")
         self.recipient = DPBuilder(self, f"({obj}) and fits({verb}.arg3){extra}", DEFAULT_DET, "object")
         # The same objects for a negated verb, without "some" (positive polarity).
-        self.negated = (DPBuilder(self, f"({obj}) and fits({verb}.arg2){extra}", NEGATED_OBJECT_DET, "object"),
-                        DPBuilder(self, f"({obj}) and fits({verb}.arg3){extra}", NEGATED_OBJECT_DET, "object"))
+        self.negated = (
+            DPBuilder(self, f"({obj}) and fits({verb}.arg2){extra}", NEGATED_OBJECT_DET, "object"),
+            DPBuilder(self, f"({obj}) and fits({verb}.arg3){extra}", NEGATED_OBJECT_DET, "object"),
+        )
         self.clause = None
         if "that_clause" in self.params.frames and self.params.depth > 0:
-            self.clause = ClauseKind(f"{self.name}.clause", ClauseKind.Params(
-                depth=self.params.depth - 1, frames=self.params.frames, embedded_under=self.params.verb),
-                self.lexicon, self.earlier, self.where)
+            self.clause = ClauseKind(
+                f"{self.name}.clause",
+                ClauseKind.Params(
+                    depth=self.params.depth - 1, frames=self.params.frames, embedded_under=self.params.verb
+                ),
+                self.lexicon,
+                self.earlier,
+                self.where,
+            )
 
     def sample(self, rng: random.Random, bindings: Bindings) -> Args | None:
         verb = bindings[self.params.verb]
-        frames = [f for f in self.params.frames if f in (verb.get("frames") or ())
-                  and (f != "that_clause" or self.clause is not None)
-                  and (f != "intransitive" or not verb.get("inchoative"))
-                  and (f != "intransitive" or not bare_present_needs_object(verb))
-                  and (f != "that_clause" or not verb.get("expletive_clause"))]
+        frames = [
+            f
+            for f in self.params.frames
+            if f in (verb.get("frames") or ())
+            and (f != "that_clause" or self.clause is not None)
+            and (f != "intransitive" or not verb.get("inchoative"))
+            and (f != "intransitive" or not bare_present_needs_object(verb))
+            and (f != "that_clause" or not verb.get("expletive_clause"))
+        ]
         if not frames:
             return None
         frame = frames[rng.randrange(len(frames))]
@@ -205,24 +221,41 @@ class ClauseKind(SlotKind):
         if not 0 <= p.depth <= 3:
             raise self.where("depth must be between 0 and 3", "depth")
         frames = tuple(f for f in p.frames if f != "that_clause" or p.depth > 0)
+
         # errors of the inner subject and verb point at this slot's subject_where / verb_where
         def located(own: str) -> Callable[..., SpecError]:
             return lambda message, key: self.where(message, own if key == "where" else key)
 
         # A clause always follows the complementizer "that", so its subject never takes the
         # demonstrative "that" ("... that that child had left").
-        self.subject = DPKind(f"{self.name}.subject",
-                              DPKind.Params(where=p.subject_where, det=NOT_THAT, quantified=p.quantified),
-                              self.lexicon, self.earlier, located("subject_where"))
+        self.subject = DPKind(
+            f"{self.name}.subject",
+            DPKind.Params(where=p.subject_where, det=NOT_THAT, quantified=p.quantified),
+            self.lexicon,
+            self.earlier,
+            located("subject_where"),
+        )
         self.verb = VerbGroupKind(
             f"{self.name}.verb",
-            VerbGroupKind.Params(where=f"({p.verb_where}) and frames={','.join(frames)}", subject=SUBJECT,
-                                 aux=p.aux, negation=p.negation, negation_share=p.negation_share,
-                                 embedded_under=p.embedded_under),
-            self.lexicon, list(self.earlier) + [SUBJECT], located("verb_where"))
-        self.args = ArgsKind(f"{self.name}.args", ArgsKind.Params(verb=VERB, frames=frames, distinct=(SUBJECT,),
-                                                                   depth=max(p.depth - 1, 0)),
-                             self.lexicon, list(self.earlier) + [SUBJECT, VERB], self.where)
+            VerbGroupKind.Params(
+                where=f"({p.verb_where}) and frames={','.join(frames)}",
+                subject=SUBJECT,
+                aux=p.aux,
+                negation=p.negation,
+                negation_share=p.negation_share,
+                embedded_under=p.embedded_under,
+            ),
+            self.lexicon,
+            list(self.earlier) + [SUBJECT],
+            located("verb_where"),
+        )
+        self.args = ArgsKind(
+            f"{self.name}.args",
+            ArgsKind.Params(verb=VERB, frames=frames, distinct=(SUBJECT,), depth=max(p.depth - 1, 0)),
+            self.lexicon,
+            list(self.earlier) + [SUBJECT, VERB],
+            self.where,
+        )
 
     def sample(self, rng: random.Random, bindings: Bindings) -> Clause | None:
         subject = self.subject.sample(rng, bindings)
@@ -238,5 +271,8 @@ class ClauseKind(SlotKind):
     def violations(self, value: Any, bindings: Bindings) -> list[str]:
         subject, verb, args = value.parts["subject"], value.parts["verb"], value.parts["args"]
         inner = {**bindings, SUBJECT: subject, VERB: verb}
-        return (self.subject.violations(subject, bindings) + self.verb.violations(verb, inner)
-                + self.args.violations(args, inner))
+        return (
+            self.subject.violations(subject, bindings)
+            + self.verb.violations(verb, inner)
+            + self.args.violations(args, inner)
+        )

@@ -63,9 +63,11 @@ class FactKind(SlotKind):
         if values not in self._cache:
             if len(self._cache) > 50_000:
                 self._cache.clear()
-            self._cache[values] = [row for row in self.base
-                                   if all(test(row, lambda ref: resolve(bindings, ref.path))
-                                          for test, _ in self.dynamic)]
+            self._cache[values] = [
+                row
+                for row in self.base
+                if all(test(row, lambda ref: resolve(bindings, ref.path)) for test, _ in self.dynamic)
+            ]
         taken = {bindings.get(slot) for slot in self.params.distinct}
         return [row for row in self._cache[values] if row not in taken]
 

@@ -55,8 +55,9 @@ class NumberKind(SlotKind):
 
     def _ok(self, value: int, bindings: Bindings) -> bool:
         gap = self.params.min_gap
-        return all(not isinstance(bindings.get(s), int) or abs(value - bindings[s]) >= gap
-                   for s in self.params.distinct)
+        return all(
+            not isinstance(bindings.get(s), int) or abs(value - bindings[s]) >= gap for s in self.params.distinct
+        )
 
     def sample(self, rng: random.Random, bindings: Bindings) -> Any | None:
         p = self.params

@@ -53,8 +53,11 @@ class DPBuilder:
     def __init__(self, kind: SlotKind, head_formula: str, det_formula: str, key: str) -> None:
         self.head = kind.selector(head_formula, key)
         self.bare = det_formula == "none"
-        self.det = None if self.bare else kind.selector(
-            f"D and ({det_formula}) and agreement = head.agreement", "det", extra_slots=("head",))
+        self.det = (
+            None
+            if self.bare
+            else kind.selector(f"D and ({det_formula}) and agreement = head.agreement", "det", extra_slots=("head",))
+        )
 
     def build(self, rng: random.Random, bindings: Bindings) -> DP | None:
         head = self.head.pick(rng, bindings)
@@ -76,8 +79,9 @@ class DPBuilder:
         det = value.parts["det"]
         if isinstance(det, Word) and self.det is None:
             problems.append(f"determiner {det.id} in a bare DP")
-        elif isinstance(det, Word) and self.det is not None and not self.det.holds(
-                det, {**bindings, "head": value.head}):
+        elif (
+            isinstance(det, Word) and self.det is not None and not self.det.holds(det, {**bindings, "head": value.head})
+        ):
             problems.append(f"determiner {det.id} does not agree with {value.head.id}")
         return problems
 
@@ -118,8 +122,11 @@ class DPKind(SlotKind):
         self.quantifier = None
         if self.params.quantified:
             self.check_formula(self.params.quantifiers, "quantifiers", ("head",))
-            self.quantifier = self.selector(f"D and ({QUANTIFIER_DET}) and ({self.params.quantifiers}) and "
-                                            f"agreement = head.agreement", "quantifiers", extra_slots=("head",))
+            self.quantifier = self.selector(
+                f"D and ({QUANTIFIER_DET}) and ({self.params.quantifiers}) and agreement = head.agreement",
+                "quantifiers",
+                extra_slots=("head",),
+            )
 
     def sample(self, rng: random.Random, bindings: Bindings) -> DP | None:
         if self.quantifier is not None and rng.random() < self.params.quantified:
@@ -135,7 +142,10 @@ class DPKind(SlotKind):
 
     def violations(self, value: Any, bindings: Bindings) -> list[str]:
         det = value.parts["det"]
-        if self.quantifier is not None and isinstance(det, Word) and self.quantifier.holds(
-                det, {**bindings, "head": value.head}):
+        if (
+            self.quantifier is not None
+            and isinstance(det, Word)
+            and self.quantifier.holds(det, {**bindings, "head": value.head})
+        ):
             return self.builder.violations(DP(None, value.head), bindings)
         return self.builder.violations(value, bindings)

@@ -227,12 +227,16 @@ class VerbGroupKind(SlotKind):
             aspect = " and not stative" if vform == "ing" else ""
             # Out of context the simple present reads as a state or a habit: only verbs that have one.
             habit = "habitual and scene=indoor,outdoor" if self.params.bare else "habitual"
-            aspect += {"natural": f" and (stative or ({habit}))", "stative": " and stative",
-                       "eventive": " and not stative"}.get(present, "")
+            aspect += {
+                "natural": f" and (stative or ({habit}))",
+                "stative": " and stative",
+                "eventive": " and not stative",
+            }.get(present, "")
             # A flipped "puts" -> "put" would read as a grammatical past.
             syncretic = " and not syncretic_past" if agree and self.params.agreeing else ""
             self._selectors[key] = self.selector(
-                f"{self._formula} and vform={vform}{agreement}{aspect}{syncretic}", "where")
+                f"{self._formula} and vform={vform}{agreement}{aspect}{syncretic}", "where"
+            )
         return self._selectors[key]
 
     def _subject_number(self, bindings: Bindings) -> Any:
@@ -268,14 +272,17 @@ class VerbGroupKind(SlotKind):
         found = self._aux_cache.get(key)
         if found is None:
             found = self._aux_cache[key] = [
-                a for a in self._aux.get((aux_type, negated, tense), ())
+                a
+                for a in self._aux.get((aux_type, negated, tense), ())
                 if (number is None or a.get("number") in (None, number))
                 and vform in (a.get("selects") or ())
-                and (not self.params.agreeing or a.get("number") is not None)]
+                and (not self.params.agreeing or a.get("number") is not None)
+            ]
         return found
 
-    def _modals_for(self, auxes: list[Word], stative: bool,
-                    anchor: tuple[frozenset[str], frozenset[str]] | None) -> list[Word]:
+    def _modals_for(
+        self, auxes: list[Word], stative: bool, anchor: tuple[frozenset[str], frozenset[str]] | None
+    ) -> list[Word]:
         """The modals of ``auxes`` (a list :meth:`_auxes` keeps, hence keyed by identity) allowed
         with a (non-)stative verb under ``anchor``: :meth:`_modal_ok`, whose answer for a modal
         depends on the verb's stativity only (a modal's time is its own), cached."""
@@ -284,9 +291,16 @@ class VerbGroupKind(SlotKind):
         if found is None:
             modals = self._modals[stative]
             found = self._modal_cache[key] = [
-                a for a in auxes if a.lemma in modals
-                and (anchor is None or ((PAST_MODAL if a.lemma in PAST_FORM_MODALS else MODAL) in anchor[0]
-                                        and a.lemma not in anchor[1]))]
+                a
+                for a in auxes
+                if a.lemma in modals
+                and (
+                    anchor is None
+                    or (
+                        (PAST_MODAL if a.lemma in PAST_FORM_MODALS else MODAL) in anchor[0] and a.lemma not in anchor[1]
+                    )
+                )
+            ]
         return found
 
     def sample(self, rng: random.Random, bindings: Bindings) -> VerbGroup | None:
@@ -352,9 +366,15 @@ class VerbGroupKind(SlotKind):
             problems.append("a negated group under a universally quantified subject")
         if p.negation != "optional" and value.negated != (p.negation == "always"):
             problems.append(f"negation is {p.negation} but the group is {'' if value.negated else 'not '}negated")
-        if (p.present != "any" and value.time == PRESENT and value.pattern in ("simple", "do", "passive")
-                and not (verb.get("stative") or (p.present == "natural" and verb.get("habitual")
-                                                 and (verb.get("scene") or not p.bare)))):
+        if (
+            p.present != "any"
+            and value.time == PRESENT
+            and value.pattern in ("simple", "do", "passive")
+            and not (
+                verb.get("stative")
+                or (p.present == "natural" and verb.get("habitual") and (verb.get("scene") or not p.bare))
+            )
+        ):
             problems.append(f"{verb.id} is in the simple present, which present: {p.present} does not allow")
         if p.present != "any" and value.time == PRESENT and value.pattern == "perfect" and verb.get("stative"):
             problems.append(f"stative {verb.id} is in the present perfect")

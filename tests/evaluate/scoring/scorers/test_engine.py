@@ -18,7 +18,10 @@ from ...tiny import make_gpt2, make_tokenizer  # noqa: E402
 _sequences = st.lists(st.integers(6, 9), min_size=1, max_size=9).map(tuple)
 _items = st.lists(
     st.tuples(_sequences, st.integers(0, 9)).map(lambda t: (t[0], min(max(t[1], 1), len(t[0])))),
-    min_size=1, max_size=14, unique=True)
+    min_size=1,
+    max_size=14,
+    unique=True,
+)
 
 
 def _ancestors(pack, node: int) -> list[int]:
@@ -42,7 +45,7 @@ def test_engine_packs_rebuild_every_sequence(items, cap, share):
         for node, target, item, slot in pack.wanted:
             ids, start = items[item]
             path = _ancestors(pack, node)
-            assert [pack.tokens[j] for j in path] == list(ids[:start + slot])
+            assert [pack.tokens[j] for j in path] == list(ids[: start + slot])
             assert [pack.depths[j] for j in path] == list(range(len(path)))
             assert target == ids[start + slot]
             assert (item, slot) not in wanted

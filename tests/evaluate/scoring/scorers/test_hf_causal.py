@@ -13,8 +13,10 @@ from blimpgen.evaluate.scoring.scorers.hf_causal import CausalLMScorer  # noqa: 
 
 from ...tiny import AGREEMENT, ANAPHOR, SENTENCES, make_gpt2, make_tokenizer, naive_causal_logprobs  # noqa: E402
 
-PAIRS = ([(good, bad) for good, bad, _ in AGREEMENT + ANAPHOR]
-         + [(SENTENCES[4], SENTENCES[5]), (SENTENCES[0], SENTENCES[0])])
+PAIRS = [(good, bad) for good, bad, _ in AGREEMENT + ANAPHOR] + [
+    (SENTENCES[4], SENTENCES[5]),
+    (SENTENCES[0], SENTENCES[0]),
+]
 
 
 @pytest.fixture(scope="module", params=["wordlevel", "bpe"])
@@ -73,7 +75,7 @@ def test_hf_causal_order_and_duplicates_do_not_change_scores(tiny):
 def test_hf_causal_continuations_equal_naive(tiny, context, good, bad):
     model, tokenizer = tiny
     scorer = CausalLMScorer(model, tokenizer)
-    (score_good, score_bad), = scorer.score_pairs([(Query(context, good), Query(context, bad))])
+    ((score_good, score_bad),) = scorer.score_pairs([(Query(context, good), Query(context, bad))])
     for text, score in ((good, score_good), (bad, score_bad)):
         expected = naive_causal_logprobs(model, tokenizer, context, text)
         assert len(score) == len(expected) >= 1
@@ -131,14 +133,16 @@ def test_hf_causal_tiny_trained_gpt2_prefers_good_on_held_out_pairs():
     rng.shuffle(items)
     held_out, train = items[:12], items[12:]
     train_text = [f"The {s} is {v} ." for s, _, v in train] + [f"The {p} are {v} ." for _, p, v in train]
-    vocabulary_text = (train_text + [f"The {p} is {v} ." for _, p, v in items]
-                       + [f"The {s} are {v} ." for s, _, v in items])
+    vocabulary_text = (
+        train_text + [f"The {p} is {v} ." for _, p, v in items] + [f"The {s} are {v} ." for s, _, v in items]
+    )
     tokenizer = make_tokenizer("wordlevel", texts=vocabulary_text)
     model = make_gpt2(tokenizer, layers=2, width=48, seed=1)
     model.train()
     optimizer = torch.optim.AdamW(model.parameters(), lr=3e-3)
-    encoded = [torch.tensor([tokenizer.bos_token_id, *tokenizer.encode(t, add_special_tokens=False)])
-               for t in train_text]
+    encoded = [
+        torch.tensor([tokenizer.bos_token_id, *tokenizer.encode(t, add_special_tokens=False)]) for t in train_text
+    ]
     batch = torch.stack(encoded)  # all training sentences have the same length
     for _ in range(300):
         loss = model(batch, labels=batch).loss
@@ -175,8 +179,9 @@ def test_hf_causal_tokenizer_of_only_special_tokens_is_an_error():
     from transformers import PreTrainedTokenizerFast
 
     empty = Tokenizer(models.WordLevel({"<|endoftext|>": 0, "[UNK]": 1}, unk_token="[UNK]"))
-    tokenizer = PreTrainedTokenizerFast(tokenizer_object=empty, bos_token="<|endoftext|>", eos_token="<|endoftext|>",
-                                        unk_token="[UNK]")
+    tokenizer = PreTrainedTokenizerFast(
+        tokenizer_object=empty, bos_token="<|endoftext|>", eos_token="<|endoftext|>", unk_token="[UNK]"
+    )
     with pytest.raises(BlimpgenError, match="tokenizer of GPT2LMHeadModel has 2 tokens, none but special tokens"):
         CausalLMScorer(make_gpt2(make_tokenizer("wordlevel")), tokenizer)
 
@@ -184,8 +189,11 @@ def test_hf_causal_tokenizer_of_only_special_tokens_is_an_error():
 def test_hf_causal_tokenizer_larger_than_the_embedding_is_an_error():
     big, small = make_tokenizer("bpe"), make_tokenizer("wordlevel")
     assert len(big) > len(small)
-    with pytest.raises(BlimpgenError, match=rf"has {len(big)} tokens but the model's embedding has only "
-                                            rf"{len(small)} rows"):
+    with pytest.raises(
+        BlimpgenError,
+        match=rf"has {len(big)} tokens but the model's embedding has only "
+        rf"{len(small)} rows",
+    ):
         CausalLMScorer(make_gpt2(small), big)
 
 
@@ -199,7 +207,7 @@ def test_hf_causal_context_length_limit_is_exact_and_named(first_token, fits):
     model = make_gpt2(tokenizer)
     scorer = CausalLMScorer(model, tokenizer, first_token=first_token)
     words = ("the cat is sleeping . " * 20).split()
-    fitting, too_long = " ".join(words[:fits]), " ".join(words[:fits + 1])
+    fitting, too_long = " ".join(words[:fits]), " ".join(words[: fits + 1])
     ids = tokenizer.encode(fitting, add_special_tokens=False)
     assert len(ids) == fits
     ids = [tokenizer.bos_token_id, *ids] if first_token == "bos" else ids
@@ -210,5 +218,6 @@ def test_hf_causal_context_length_limit_is_exact_and_named(first_token, fits):
     with pytest.raises(QueryError) as info:
         scorer.score_texts(["The cat is sleeping .", too_long])
     assert info.value.index == 1
-    assert info.value.problem.startswith(f"is {fits + 1} tokens, more than the {fits} that model GPT2LMHeadModel "
-                                         "can score (n_positions=64")
+    assert info.value.problem.startswith(
+        f"is {fits + 1} tokens, more than the {fits} that model GPT2LMHeadModel can score (n_positions=64"
+    )

@@ -104,11 +104,13 @@ def test_hf_masked_text_longer_than_the_context_is_a_query_error(tiny):
     assert len(scorer.score_texts(["The cat is sleeping .", " ".join(words[:62])])[1]) == 62
     with pytest.raises(QueryError) as info:
         scorer.score_texts(["The cat is sleeping .", " ".join(words)])
-    assert info.value.index == 1 and info.value.problem.startswith("is 65 tokens with the special tokens, more "
-                                                                   "than the 64 that model BertForMaskedLM reads")
+    assert info.value.index == 1 and info.value.problem.startswith(
+        "is 65 tokens with the special tokens, more than the 64 that model BertForMaskedLM reads"
+    )
     with pytest.raises(QueryError) as info:
-        scorer.blank([BlankQuery("The ", " is sleeping .", ("cat",)),
-                      BlankQuery(" ".join(words) + " ", " .", ("cat",))])
+        scorer.blank(
+            [BlankQuery("The ", " is sleeping .", ("cat",)), BlankQuery(" ".join(words) + " ", " .", ("cat",))]
+        )
     assert info.value.index == 1
 
 
@@ -134,4 +136,4 @@ def test_hf_masked_mixed_lengths_and_contexts_equal_naive(tiny):
         expected = naive_pll(model, tokenizer, query.text, "within-word-l2r")
         assert max(abs(a - b) for a, b in zip(score.logprobs, expected)) < 1e-4
     whole = naive_pll(model, tokenizer, "The cat is sleeping .", "within-word-l2r")
-    assert scores[-1].logprobs == pytest.approx(whole[-len(scores[-1]):], abs=1e-4)
+    assert scores[-1].logprobs == pytest.approx(whole[-len(scores[-1]) :], abs=1e-4)

@@ -33,7 +33,7 @@ def test_ngram_probabilities_equal_nltk_kneser_ney(order):
     model = train_kneser_ney(corpus, order=order, discount=0.75, unk_cutoff=1)
     rng = random.Random(0)
     vocabulary = sorted({w for s in corpus for w in s}) + ["</s>"]
-    probes = [(w, tuple(s[max(0, i - order + 1):i])) for s in corpus for i, w in enumerate(s)]
+    probes = [(w, tuple(s[max(0, i - order + 1) : i])) for s in corpus for i, w in enumerate(s)]
     probes += [(rng.choice(vocabulary), tuple(rng.choice(vocabulary) for _ in range(order - 1))) for _ in range(200)]
     for word, context in probes:
         expected = reference.score(word, context)
@@ -56,8 +56,11 @@ def test_ngram_arpa_round_trip(tmp_path: Path):
 
 def test_ngram_reads_space_separated_arpa(tmp_path: Path):
     path = tmp_path / "srilm.arpa"
-    path.write_text("\\data\\\nngram 1=3\nngram 2=1\n\n\\1-grams:\n-1.0 <s> -0.5\n-0.5 a -0.2\n-0.3 </s>\n\n"
-                    "\\2-grams:\n-0.1 <s> a\n\n\\end\\\n", encoding="utf-8")
+    path.write_text(
+        "\\data\\\nngram 1=3\nngram 2=1\n\n\\1-grams:\n-1.0 <s> -0.5\n-0.5 a -0.2\n-0.3 </s>\n\n"
+        "\\2-grams:\n-0.1 <s> a\n\n\\end\\\n",
+        encoding="utf-8",
+    )
     model = ArpaModel.read(path)
     assert model.log10_prob("a", ["<s>"]) == pytest.approx(-0.1)
     assert model.log10_prob("</s>", ["a"]) == pytest.approx(-0.2 - 0.3)
@@ -90,15 +93,21 @@ def test_ngram_truncated_arpa_is_refused_naming_the_section(tmp_path: Path):
     assert "\\1-grams: section (line 6) has" in message and f"declares ngram 1={declared}" in message
 
 
-@pytest.mark.parametrize("edit,message", [
-    (lambda t: t.replace("\\end\\\n", ""), r"no \\end\\ line: the file ends inside the \\3-grams: section"),
-    (lambda t: t + "-1.0\tstray\n", r"text after \\end\\"),
-    (lambda t: t.replace("ngram 2=", "ngram 2=1"), r"the \\2-grams: section \(line \d+\) has \d+ n-grams but the "
-                                                    r"\\data\\ header declares ngram 2=1"),
-    (lambda t: t[:t.index("\n\\3-grams:")] + "\n\n\\end\\\n", r"\\end\\ before the \\3-grams: section"),
-    (lambda t: t.replace("\\2-grams:", "\\3-grams:"), r"section \\3-grams: where \\2-grams: was expected"),
-    (lambda t: t.replace("\nngram 3=", "\nngram 2="), r"the \\data\\ header declares order 2 twice"),
-])
+@pytest.mark.parametrize(
+    "edit,message",
+    [
+        (lambda t: t.replace("\\end\\\n", ""), r"no \\end\\ line: the file ends inside the \\3-grams: section"),
+        (lambda t: t + "-1.0\tstray\n", r"text after \\end\\"),
+        (
+            lambda t: t.replace("ngram 2=", "ngram 2=1"),
+            r"the \\2-grams: section \(line \d+\) has \d+ n-grams but the "
+            r"\\data\\ header declares ngram 2=1",
+        ),
+        (lambda t: t[: t.index("\n\\3-grams:")] + "\n\n\\end\\\n", r"\\end\\ before the \\3-grams: section"),
+        (lambda t: t.replace("\\2-grams:", "\\3-grams:"), r"section \\3-grams: where \\2-grams: was expected"),
+        (lambda t: t.replace("\nngram 3=", "\nngram 2="), r"the \\data\\ header declares order 2 twice"),
+    ],
+)
 def test_ngram_incomplete_or_inconsistent_arpa_is_one_line_error(tmp_path: Path, edit, message):
     _, text = _trained_arpa(tmp_path)
     path = tmp_path / "bad.arpa"
@@ -110,8 +119,10 @@ def test_ngram_incomplete_or_inconsistent_arpa_is_one_line_error(tmp_path: Path,
 
 def test_ngram_line_with_the_wrong_number_of_words_names_its_order(tmp_path: Path):
     path = tmp_path / "bad.arpa"
-    path.write_text("\\data\\\nngram 1=2\nngram 2=1\n\n\\1-grams:\n-1.0 <s>\n-0.5 a\n\n\\2-grams:\n-0.1 <s> a b -0.3\n"
-                    "\n\\end\\\n", encoding="utf-8")
+    path.write_text(
+        "\\data\\\nngram 1=2\nngram 2=1\n\n\\1-grams:\n-1.0 <s>\n-0.5 a\n\n\\2-grams:\n-0.1 <s> a b -0.3\n\n\\end\\\n",
+        encoding="utf-8",
+    )
     with pytest.raises(BlimpgenError, match=r"bad.arpa:10: malformed ARPA line '-0.1 <s> a b -0.3' in the \\2-grams:"):
         ArpaModel.read(path)
 
@@ -139,9 +150,20 @@ def test_ngram_brown_model_prefers_good_agreement(corpora: Path):
         pytest.skip(f"Brown corpus not found at {brown}")
     model = train_kneser_ney(read_sentences(brown, "brown"), order=3)
     scorer = NgramScorer(model)
-    nouns = [("man", "men"), ("woman", "women"), ("child", "children"), ("boy", "boys"), ("girl", "girls"),
-             ("student", "students"), ("officer", "officers"), ("teacher", "teachers"), ("house", "houses"),
-             ("city", "cities"), ("car", "cars"), ("book", "books")]
+    nouns = [
+        ("man", "men"),
+        ("woman", "women"),
+        ("child", "children"),
+        ("boy", "boys"),
+        ("girl", "girls"),
+        ("student", "students"),
+        ("officer", "officers"),
+        ("teacher", "teachers"),
+        ("house", "houses"),
+        ("city", "cities"),
+        ("car", "cars"),
+        ("book", "books"),
+    ]
     pairs = []
     for singular, plural in nouns:  # determiner-noun and subject-verb agreement, BLiMP style
         pairs.append((f"This {singular} was here.", f"These {singular} was here."))

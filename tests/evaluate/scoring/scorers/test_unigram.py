@@ -10,8 +10,9 @@ from blimpgen.errors import BlimpgenError
 from blimpgen.evaluate.scoring.scorers.unigram import UnigramModel, UnigramScorer, word_tokenize
 
 
-@pytest.mark.parametrize("text,tokens", [("The cat's toy.", ["the", "cat's", "toy", "."]),
-                                         ("Who, me?", ["who", ",", "me", "?"])])
+@pytest.mark.parametrize(
+    "text,tokens", [("The cat's toy.", ["the", "cat's", "toy", "."]), ("Who, me?", ["who", ",", "me", "?"])]
+)
 def test_unigram_word_tokenize(text, tokens):
     assert word_tokenize(text) == tokens
 
@@ -21,8 +22,9 @@ def test_unigram_scores_are_add_one_frequencies():
     score = scorer.score_texts(["The cat dog"])[0]
     denominator = 4 + 2 + 1
     assert score.tokens == ("the", "cat", "dog")
-    assert score.logprobs == pytest.approx([math.log(4 / denominator), math.log(2 / denominator),
-                                            math.log(1 / denominator)])
+    assert score.logprobs == pytest.approx(
+        [math.log(4 / denominator), math.log(2 / denominator), math.log(1 / denominator)]
+    )
 
 
 def test_unigram_trains_from_corpus_file(tmp_path):

@@ -64,8 +64,9 @@ def causal_blank(scorer: Any, queries: Sequence[BlankQuery], top_k: int = 0) -> 
     return out
 
 
-def _next_token(scorer: Any, contexts: dict[str, tuple[int, ...]], wanted: dict[str, set[int]],
-                top_k: int) -> dict[str, tuple[tuple[str, ...], dict[int, int]]]:
+def _next_token(
+    scorer: Any, contexts: dict[str, tuple[int, ...]], wanted: dict[str, set[int]], top_k: int
+) -> dict[str, tuple[tuple[str, ...], dict[int, int]]]:
     """Per context: the decoded top tokens after it, and the ranks of the wanted token ids."""
     torch = scorer._torch
     names = sorted(contexts, key=lambda c: len(contexts[c]))
@@ -87,8 +88,8 @@ def _next_token(scorer: Any, contexts: dict[str, tuple[int, ...]], wanted: dict[
             ids = torch.full((len(batch), width), pad, dtype=torch.long)
             mask = torch.zeros((len(batch), width), dtype=torch.long)
             for r, name in enumerate(batch):
-                ids[r, :len(contexts[name])] = torch.tensor(contexts[name])
-                mask[r, :len(contexts[name])] = 1
+                ids[r, : len(contexts[name])] = torch.tensor(contexts[name])
+                mask[r, : len(contexts[name])] = 1
             logits = scorer.model(input_ids=ids.to(device), attention_mask=mask.to(device)).logits
             last = torch.tensor([len(contexts[name]) - 1 for name in batch], device=logits.device)
             logprobs = torch.log_softmax(logits[torch.arange(len(batch), device=logits.device), last].float(), dim=-1)

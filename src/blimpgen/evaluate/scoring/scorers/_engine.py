@@ -32,8 +32,8 @@ PACK_TOKENS = 128
 
 @dataclass
 class _Pack:
-    tokens: list[int] = field(default_factory=list)    # trie nodes, depth-first
-    depths: list[int] = field(default_factory=list)    # position id of each node
+    tokens: list[int] = field(default_factory=list)  # trie nodes, depth-first
+    depths: list[int] = field(default_factory=list)  # position id of each node
     wanted: list[tuple[int, int, int, int]] = field(default_factory=list)  # (node, target, item, slot)
 
     @property
@@ -64,10 +64,12 @@ def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
 def _packs(items: Sequence[tuple[tuple[int, ...], int]], cap: int, share: bool) -> list[_Pack]:
     # Sorted, a sequence shares the most with its predecessor, so the trie of a row is built by
     # appending each sequence's tokens after its common prefix with the previous one.
-    order = sorted((i for i, (ids, start) in enumerate(items) if len(ids) >= 2 and start < len(ids)),
-                   key=lambda i: items[i][0][:-1])
+    order = sorted(
+        (i for i, (ids, start) in enumerate(items) if len(ids) >= 2 and start < len(ids)),
+        key=lambda i: items[i][0][:-1],
+    )
     packs: list[_Pack] = []
-    path: list[int] = []      # node of each depth along the previous sequence
+    path: list[int] = []  # node of each depth along the previous sequence
     previous: Sequence[int] = ()
     for item in order:
         ids, start = items[item]
@@ -130,7 +132,7 @@ def _tree_mask(torch: Any, batch: list[_Pack], width: int, dtype: Any, device: A
     index = torch.arange(width)
     ends = (index + 1).repeat(len(batch), 1)  # padding sees only itself
     for row, pack in enumerate(batch):
-        ends[row, :len(pack.tokens)] = torch.tensor(pack.subtree_ends())
+        ends[row, : len(pack.tokens)] = torch.tensor(pack.subtree_ends())
     # in depth-first order, j is an ancestor-or-self of i iff j <= i < end(j)
     allowed = (index[None, None, :] <= index[None, :, None]) & (index[None, :, None] < ends[:, None, :])
     mask = torch.zeros(allowed.shape, dtype=dtype).masked_fill_(~allowed, torch.finfo(dtype).min)
@@ -145,8 +147,8 @@ def _run_batch(scorer: Any, torch: Any, batch: list[_Pack], out: list[list[float
     positions = torch.zeros((len(batch), width), dtype=torch.long)
     selection = _Selection()
     for row, pack in enumerate(batch):
-        ids[row, :len(pack.tokens)] = torch.tensor(pack.tokens)
-        positions[row, :len(pack.tokens)] = torch.tensor(pack.depths)
+        ids[row, : len(pack.tokens)] = torch.tensor(pack.tokens)
+        positions[row, : len(pack.tokens)] = torch.tensor(pack.depths)
         for node, target, item, slot in pack.wanted:
             selection.add((row, node), target, item, slot)
     mask = None
@@ -182,9 +184,11 @@ def _emit(scorer: Any, torch: Any, states: Any, selection: _Selection, out: list
     if not selection.rows:
         return
     device = states.device
-    picked = states[torch.tensor(selection.state_rows, device=device),
-                    torch.tensor(selection.state_cols, device=device)]
-    values = scorer.head_logprobs(picked, torch.tensor(selection.rows, device=device),
-                                  torch.tensor(selection.targets, device=device)).tolist()
+    picked = states[
+        torch.tensor(selection.state_rows, device=device), torch.tensor(selection.state_cols, device=device)
+    ]
+    values = scorer.head_logprobs(
+        picked, torch.tensor(selection.rows, device=device), torch.tensor(selection.targets, device=device)
+    ).tolist()
     for (item, slot), value in zip(selection.slots, values):
         out[item][slot] = value

@@ -30,8 +30,9 @@ class TorchScorer(Scorer):
         """The model's id, its revision (a model from the Hugging Face cache: the commit its
         config was read from) or, from a local folder, the SHA-256 of its weight files
         (:func:`~blimpgen.evaluate.provenance.weights_digest`); its device(s) and dtype."""
-        return model_provenance(getattr(self, "model", None), getattr(self, "model_name", None),
-                                getattr(self, "dtype", None))
+        return model_provenance(
+            getattr(self, "model", None), getattr(self, "model_name", None), getattr(self, "dtype", None)
+        )
 
 
 def model_provenance(model: Any, name: str | None, dtype: str | None) -> dict[str, Any]:
@@ -42,10 +43,13 @@ def model_provenance(model: Any, name: str | None, dtype: str | None) -> dict[st
 
     config = getattr(model, "config", None)
     source = name if name is not None else getattr(config, "name_or_path", None)
-    record: dict[str, Any] = {"id": source, "class": type(model).__name__,
-                              "model_type": getattr(config, "model_type", None),
-                              "revision": getattr(config, "_commit_hash", None),
-                              "weights_sha256": None}
+    record: dict[str, Any] = {
+        "id": source,
+        "class": type(model).__name__,
+        "model_type": getattr(config, "model_type", None),
+        "revision": getattr(config, "_commit_hash", None),
+        "weights_sha256": None,
+    }
     if source and Path(source).expanduser().is_dir():
         record["local_folder"] = str(Path(source).expanduser().resolve())
         record.update(weights_digest(source) or {})
@@ -76,16 +80,19 @@ def resolve_device(device: str | None) -> Any:
     try:
         target = torch.device(device)
     except (RuntimeError, ValueError, TypeError):
-        raise OptionError(f"device {device!r}: not a torch device; use cpu, cuda, cuda:N (the N-th GPU) or mps"
-                          ) from None
+        raise OptionError(
+            f"device {device!r}: not a torch device; use cpu, cuda, cuda:N (the N-th GPU) or mps"
+        ) from None
     if target.type == "cuda":
         if not torch.cuda.is_available():
             why = "this torch is built without CUDA" if torch.version.cuda is None else "no CUDA GPU is visible"
             raise OptionError(f"device {device!r}: CUDA is not available ({why}); use --device cpu")
         count = torch.cuda.device_count()
         if target.index is not None and target.index >= count:
-            raise OptionError(f"device {device!r}: this machine has {count} CUDA device{'s' if count != 1 else ''} "
-                              f"(cuda:0{f' to cuda:{count - 1}' if count > 1 else ''})")
+            raise OptionError(
+                f"device {device!r}: this machine has {count} CUDA device{'s' if count != 1 else ''} "
+                f"(cuda:0{f' to cuda:{count - 1}' if count > 1 else ''})"
+            )
     elif target.type == "mps":
         if not torch.backends.mps.is_available():
             raise OptionError(f"device {device!r}: Apple's MPS is not available here; use --device cpu")
@@ -115,13 +122,19 @@ def resolve_dtype(dtype: str, device: str | None) -> Any:
 
 
 # from_pretrained arguments that have an option of their own (``--model-arg`` may not set them)
-OWN_OPTIONS = {"dtype": "--dtype", "torch_dtype": "--dtype", "device_map": "--device-map",
-               "pretrained_model_name_or_path": "--model"}
+OWN_OPTIONS = {
+    "dtype": "--dtype",
+    "torch_dtype": "--dtype",
+    "device_map": "--device-map",
+    "pretrained_model_name_or_path": "--model",
+}
 # from_pretrained arguments the tokenizer takes too (lm-evaluation-harness passes them both)
 TOKENIZER_ARGS = ("revision", "trust_remote_code", "cache_dir", "token", "local_files_only", "subfolder")
 # What each scorer loads, the scorer for the other kind, and how architectures name each kind
-_KINDS = {"AutoModelForCausalLM": ("causal", "hf-masked", ("MaskedLM",)),
-          "AutoModelForMaskedLM": ("masked", "hf-causal", ("CausalLM", "LMHeadModel"))}
+_KINDS = {
+    "AutoModelForCausalLM": ("causal", "hf-masked", ("MaskedLM",)),
+    "AutoModelForMaskedLM": ("masked", "hf-causal", ("CausalLM", "LMHeadModel")),
+}
 HUB_TIMEOUT = 3.0  # seconds to wait for the hub before calling it unreachable
 
 
@@ -131,8 +144,10 @@ def loading_options(tokenizer: Any, model_args: Mapping[str, Any] | None) -> dic
     if isinstance(tokenizer, str):
         out["tokenizer"] = tokenizer
     if model_args:
-        out["model_args"] = {key: value if isinstance(value, (str, int, float, bool)) or value is None else str(value)
-                             for key, value in model_args.items()}
+        out["model_args"] = {
+            key: value if isinstance(value, (str, int, float, bool)) or value is None else str(value)
+            for key, value in model_args.items()
+        }
     return out
 
 
@@ -149,8 +164,16 @@ def check_model_args(model_args: Mapping[str, Any] | None) -> dict[str, Any]:
     return out
 
 
-def load_network(auto_class: Any, scorer: str, model: Any, tokenizer: Any, dtype: str, device: str | None,
-                 device_map: str | None, model_args: Mapping[str, Any] | None) -> tuple[Any, Any, Any]:
+def load_network(
+    auto_class: Any,
+    scorer: str,
+    model: Any,
+    tokenizer: Any,
+    dtype: str,
+    device: str | None,
+    device_map: str | None,
+    model_args: Mapping[str, Any] | None,
+) -> tuple[Any, Any, Any]:
     """The model and tokenizer a transformers scorer runs, on its device, in eval mode, and the torch dtype.
 
     ``model`` is a hub id or folder (loaded with ``auto_class`` through :func:`load_pretrained`)
@@ -176,8 +199,14 @@ def load_network(auto_class: Any, scorer: str, model: Any, tokenizer: Any, dtype
     return network.eval(), tokenizer, torch_dtype
 
 
-def load_pretrained(auto_class: Any, name: str, dtype: Any, device_map: str | None,
-                    tokenizer: Any = None, model_args: Mapping[str, Any] | None = None) -> tuple[Any, Any]:
+def load_pretrained(
+    auto_class: Any,
+    name: str,
+    dtype: Any,
+    device_map: str | None,
+    tokenizer: Any = None,
+    model_args: Mapping[str, Any] | None = None,
+) -> tuple[Any, Any]:
     """Load a model and its tokenizer by hub id or local path.
 
     Args:
@@ -214,11 +243,12 @@ def load_pretrained(auto_class: Any, name: str, dtype: Any, device_map: str | No
         model = auto_class.from_pretrained(name, dtype=dtype, device_map=device_map, **arguments)
     except (OSError, ValueError, KeyError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ModelLoadError(f"unknown model {name!r}: not a local model folder and not loadable from the "
-                             f"Hugging Face hub ({first[:160]})") from None
+        raise ModelLoadError(
+            f"unknown model {name!r}: not a local model folder and not loadable from the "
+            f"Hugging Face hub ({first[:160]})"
+        ) from None
     except TypeError as exc:  # a --model-arg the model class does not take
-        raise ModelLoadError(f"model {name!r}: {str(exc).strip().splitlines()[0][:200]} (check --model-arg)"
-                             ) from None
+        raise ModelLoadError(f"model {name!r}: {str(exc).strip().splitlines()[0][:200]} (check --model-arg)") from None
     return model, tokenizer
 
 
@@ -233,16 +263,19 @@ def check_model_kind(auto_class: Any, config: Any, name: str) -> None:
     wanted, other_scorer, other_names = _KINDS.get(getattr(auto_class, "__name__", ""), ("", "", ()))
     if not wanted:
         return
-    mapping = {"causal": modeling_auto.MODEL_FOR_CAUSAL_LM_MAPPING_NAMES,
-               "masked": modeling_auto.MODEL_FOR_MASKED_LM_MAPPING_NAMES}
+    mapping = {
+        "causal": modeling_auto.MODEL_FOR_CAUSAL_LM_MAPPING_NAMES,
+        "masked": modeling_auto.MODEL_FOR_MASKED_LM_MAPPING_NAMES,
+    }
     model_type = getattr(config, "model_type", "")
     architectures = list(getattr(config, "architectures", None) or [])
     other = "masked" if wanted == "causal" else "causal"
     named_other = bool(architectures) and all(any(n in a for n in other_names) for a in architectures)
     if named_other or (model_type not in mapping[wanted] and model_type in mapping[other]):
         what = ", ".join(architectures) or model_type
-        raise ModelLoadError(f"model {name!r} is a {other} language model ({what}), not a {wanted} one; "
-                             f"use --scorer {other_scorer}")
+        raise ModelLoadError(
+            f"model {name!r} is a {other} language model ({what}), not a {wanted} one; use --scorer {other_scorer}"
+        )
 
 
 def offline() -> str | None:
@@ -264,8 +297,10 @@ def hub_reachable() -> bool:
         return False
     endpoint = urlparse(os.environ.get("HF_ENDPOINT", "https://huggingface.co"))
     try:
-        with socket.create_connection((endpoint.hostname or "huggingface.co",
-                                       endpoint.port or (80 if endpoint.scheme == "http" else 443)), HUB_TIMEOUT):
+        with socket.create_connection(
+            (endpoint.hostname or "huggingface.co", endpoint.port or (80 if endpoint.scheme == "http" else 443)),
+            HUB_TIMEOUT,
+        ):
             return True
     except OSError:
         return False
@@ -293,17 +328,29 @@ def _check_reachable(name: str, revision: Any) -> None:
     if isinstance(cached, str):
         return
     variable = offline()
-    cause = (f"{variable} is set" if variable else
-             f"the Hugging Face hub ({os.environ.get('HF_ENDPOINT', 'https://huggingface.co')}) cannot be reached")
-    raise ModelLoadError(f"model {name!r} is not a local folder and not in the Hugging Face cache "
-                         f"({constants.HF_HUB_CACHE}), and {cause}; download it where the hub can be reached, "
-                         "or pass a local model folder")
+    cause = (
+        f"{variable} is set"
+        if variable
+        else f"the Hugging Face hub ({os.environ.get('HF_ENDPOINT', 'https://huggingface.co')}) cannot be reached"
+    )
+    raise ModelLoadError(
+        f"model {name!r} is not a local folder and not in the Hugging Face cache "
+        f"({constants.HF_HUB_CACHE}), and {cause}; download it where the hub can be reached, "
+        "or pass a local model folder"
+    )
 
 
 # Files a saved tokenizer consists of (one of them suffices); a model folder without any of
 # them still loads in transformers 5, as an empty tokenizer that turns every text into 0 tokens.
-TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "vocab.json", "vocab.txt", "tokenizer.model",
-                   "spiece.model", "sentencepiece.bpe.model")
+TOKENIZER_FILES = (
+    "tokenizer.json",
+    "tokenizer_config.json",
+    "vocab.json",
+    "vocab.txt",
+    "tokenizer.model",
+    "spiece.model",
+    "sentencepiece.bpe.model",
+)
 
 
 def check_tokenizer(tokenizer: Any, embedding_rows: int | None, name: str) -> None:
@@ -330,13 +377,19 @@ def check_tokenizer(tokenizer: Any, embedding_rows: int | None, name: str) -> No
     if size <= 1 or size <= len(special):
         folder = Path(name).expanduser()
         if folder.is_dir() and not any((folder / file).is_file() for file in TOKENIZER_FILES):
-            raise ModelLoadError(f"model folder {name} has no tokenizer files (none of {', '.join(TOKENIZER_FILES)}); "
-                                 "save the model's tokenizer into it with tokenizer.save_pretrained()")
-        raise ModelLoadError(f"tokenizer of {name} has {size} token{'s' if size != 1 else ''}, none but special "
-                             "tokens; it is empty or not the model's tokenizer")
+            raise ModelLoadError(
+                f"model folder {name} has no tokenizer files (none of {', '.join(TOKENIZER_FILES)}); "
+                "save the model's tokenizer into it with tokenizer.save_pretrained()"
+            )
+        raise ModelLoadError(
+            f"tokenizer of {name} has {size} token{'s' if size != 1 else ''}, none but special "
+            "tokens; it is empty or not the model's tokenizer"
+        )
     if embedding_rows is not None and size > embedding_rows:
-        raise ModelLoadError(f"tokenizer of {name} has {size} tokens but the model's embedding has only "
-                             f"{embedding_rows} rows; the tokenizer does not belong to this model")
+        raise ModelLoadError(
+            f"tokenizer of {name} has {size} tokens but the model's embedding has only "
+            f"{embedding_rows} rows; the tokenizer does not belong to this model"
+        )
 
 
 def embedding_rows(model: Any) -> int:
@@ -372,13 +425,14 @@ def encode_query(tokenizer: Any, query: Query) -> tuple[list[int], list[int]]:
         return [], tokenizer.encode(query.text, add_special_tokens=False)
     context = tokenizer.encode(query.context, add_special_tokens=False)
     whole = tokenizer.encode(query.context + query.text, add_special_tokens=False)
-    if whole[:len(context)] == context:
-        return context, whole[len(context):]
+    if whole[: len(context)] == context:
+        return context, whole[len(context) :]
     return context, tokenizer.encode(query.text, add_special_tokens=False)
 
 
-def gather_logprobs(head: Any, states: Any, rows: Any, targets: Any, vocab_size: int,
-                    chunk_tokens: int = 1 << 26) -> Any:
+def gather_logprobs(
+    head: Any, states: Any, rows: Any, targets: Any, vocab_size: int, chunk_tokens: int = 1 << 26
+) -> Any:
     """``log_softmax(head(states))[rows, targets]`` without keeping a full log-softmax.
 
     Args:
@@ -427,8 +481,9 @@ def linear_logprobs(states: Any, weight: Any, bias: Any, rows: Any, targets: Any
     normalisers = []
     for begin in range(0, weight.shape[0], chunk_vocab):
         end = min(begin + chunk_vocab, weight.shape[0])
-        logits = torch.nn.functional.linear(states, weight[begin:end],
-                                            None if bias is None else bias[begin:end]).float()
+        logits = torch.nn.functional.linear(
+            states, weight[begin:end], None if bias is None else bias[begin:end]
+        ).float()
         normalisers.append(torch.logsumexp(logits, dim=-1))
         inside = (targets >= begin) & (targets < end)
         picked[inside] = logits[rows[inside], targets[inside] - begin]

@@ -41,10 +41,29 @@ if TYPE_CHECKING:  # the annotations say what only a library caller can pass (sc
 
 # Model types whose logits are exactly ``lm_head(base_model(...).last_hidden_state)``; others
 # go through the full forward (same numbers, logits for every fed position).
-_PLAIN_HEAD_TYPES = frozenset({
-    "gpt2", "gpt_neo", "gpt_neox", "gptj", "llama", "mistral", "mixtral", "qwen2", "qwen3",
-    "opt", "bloom", "falcon", "phi", "phi3", "olmo", "olmo2", "stablelm", "starcoder2", "codegen",
-})
+_PLAIN_HEAD_TYPES = frozenset(
+    {
+        "gpt2",
+        "gpt_neo",
+        "gpt_neox",
+        "gptj",
+        "llama",
+        "mistral",
+        "mixtral",
+        "qwen2",
+        "qwen3",
+        "opt",
+        "bloom",
+        "falcon",
+        "phi",
+        "phi3",
+        "olmo",
+        "olmo2",
+        "stablelm",
+        "starcoder2",
+        "codegen",
+    }
+)
 # Model types that take a custom 4D attention mask as given and place tokens by ``position_ids``
 # (no ALiBi), so prefix trees can be packed into one row; with attention implementations that
 # accept such a mask (flash-attention kernels do not).
@@ -84,10 +103,18 @@ class CausalLMScorer(TorchScorer):
 
     name = "hf-causal"
 
-    def __init__(self, model: str | PreTrainedModel, tokenizer: str | PreTrainedTokenizerBase | None = None,
-                 dtype: str = "float32", device: str | None = None, device_map: str | None = None,
-                 batch_tokens: int | None = None, first_token: Literal["bos", "none"] = "bos",
-                 share_prefix: bool = True, model_args: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        model: str | PreTrainedModel,
+        tokenizer: str | PreTrainedTokenizerBase | None = None,
+        dtype: str = "float32",
+        device: str | None = None,
+        device_map: str | None = None,
+        batch_tokens: int | None = None,
+        first_token: Literal["bos", "none"] = "bos",
+        share_prefix: bool = True,
+        model_args: Mapping[str, Any] | None = None,
+    ) -> None:
         import torch
         from transformers import AutoModelForCausalLM
 
@@ -95,8 +122,9 @@ class CausalLMScorer(TorchScorer):
             raise OptionError(f"first_token must be 'bos' or 'none', got {first_token!r}")
         self.model_name = model if isinstance(model, str) else type(model).__name__
         self.loading = loading_options(tokenizer, model_args)
-        network, loaded, torch_dtype = load_network(AutoModelForCausalLM, "hf-causal", model, tokenizer, dtype,
-                                                    device, device_map, model_args)
+        network, loaded, torch_dtype = load_network(
+            AutoModelForCausalLM, "hf-causal", model, tokenizer, dtype, device, device_map, model_args
+        )
         self.tokenizer = loaded
         self.max_positions = max_positions(network)
         self.model = network
@@ -113,8 +141,10 @@ class CausalLMScorer(TorchScorer):
         if first_token == "bos":
             self.prefix_id = loaded.bos_token_id if loaded.bos_token_id is not None else loaded.eos_token_id
             if self.prefix_id is None:
-                raise ModelLoadError(f"tokenizer of {self.model_name} has neither a BOS nor an EOS token, so the "
-                                     "first word cannot be scored; use --first-token none")
+                raise ModelLoadError(
+                    f"tokenizer of {self.model_name} has neither a BOS nor an EOS token, so the "
+                    "first word cannot be scored; use --first-token none"
+                )
         model_type = getattr(network.config, "model_type", "")
         self.split_head = model_type in _PLAIN_HEAD_TYPES and network.get_output_embeddings() is not None
         attention = getattr(network.config, "_attn_implementation", None) or "eager"
@@ -126,9 +156,16 @@ class CausalLMScorer(TorchScorer):
         return [tokens] if isinstance(tokens, str) else tokens  # a list of ids gives a list
 
     def options(self) -> dict[str, Any]:
-        return {"scorer": self.name, "model": self.model_name, "dtype": self.dtype,
-                "device_map": self.device_map, "first_token": self.first_token,
-                "first_token_id": self.prefix_id, "share_prefix": self.share_prefix, **self.loading}
+        return {
+            "scorer": self.name,
+            "model": self.model_name,
+            "dtype": self.dtype,
+            "device_map": self.device_map,
+            "first_token": self.first_token,
+            "first_token_id": self.prefix_id,
+            "share_prefix": self.share_prefix,
+            **self.loading,
+        }
 
     def _encode(self, query: Query) -> tuple[tuple[int, ...], int]:
         context, text = encode_query(self.tokenizer, query)
@@ -161,16 +198,18 @@ class CausalLMScorer(TorchScorer):
             if len(ids) - 1 > limit:  # the last token is never fed
                 bos = self.prefix_id is not None
                 tokens, most = len(ids) - bos, limit + (not bos)
-                raise QueryError(index, f"is {tokens} tokens, more than the {most} that model {self.model_name} can "
-                                        f"score ({attribute}={limit}{', after the BOS token' if bos else ''}); "
-                                        "shorten it or use a model with a longer context")
+                raise QueryError(
+                    index,
+                    f"is {tokens} tokens, more than the {most} that model {self.model_name} can "
+                    f"score ({attribute}={limit}{', after the BOS token' if bos else ''}); "
+                    "shorten it or use a model with a longer context",
+                )
 
     # -- model calls used by the engine -------------------------------------------------------
     def forward_hidden(self, input_ids: Any, attention_mask: Any, position_ids: Any) -> Any:
         """Run the model without a cache; return its last hidden states (or logits)."""
         module = self.model.base_model if self.split_head else self.model
-        output = module(input_ids=input_ids, attention_mask=attention_mask, position_ids=position_ids,
-                        use_cache=False)
+        output = module(input_ids=input_ids, attention_mask=attention_mask, position_ids=position_ids, use_cache=False)
         return output.last_hidden_state if self.split_head else output.logits
 
     def head_logprobs(self, states: Any, rows: Any, targets: Any) -> Any:

@@ -81,10 +81,17 @@ class MaskedLMScorer(TorchScorer):
     name = "hf-masked"
     default_probe_method = "blank"
 
-    def __init__(self, model: str | PreTrainedModel, tokenizer: str | PreTrainedTokenizerBase | None = None,
-                 pll: Literal["original", "within-word-l2r"] = "within-word-l2r", dtype: str = "float32",
-                 device: str | None = None, device_map: str | None = None, batch_tokens: int = 4096,
-                 model_args: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        model: str | PreTrainedModel,
+        tokenizer: str | PreTrainedTokenizerBase | None = None,
+        pll: Literal["original", "within-word-l2r"] = "within-word-l2r",
+        dtype: str = "float32",
+        device: str | None = None,
+        device_map: str | None = None,
+        batch_tokens: int = 4096,
+        model_args: Mapping[str, Any] | None = None,
+    ) -> None:
         import torch
         from transformers import AutoModelForMaskedLM
 
@@ -92,8 +99,9 @@ class MaskedLMScorer(TorchScorer):
             raise OptionError(f"unknown PLL metric {pll!r}; expected one of: {', '.join(PLL_METRICS)}")
         self.model_name = model if isinstance(model, str) else type(model).__name__
         self.loading = loading_options(tokenizer, model_args)
-        network, loaded, torch_dtype = load_network(AutoModelForMaskedLM, "hf-masked", model, tokenizer, dtype,
-                                                    device, device_map, model_args)
+        network, loaded, torch_dtype = load_network(
+            AutoModelForMaskedLM, "hf-masked", model, tokenizer, dtype, device, device_map, model_args
+        )
         if loaded.mask_token_id is None:
             raise ModelLoadError(f"tokenizer of {self.model_name} has no mask token; hf-masked needs one")
         if not getattr(loaded, "is_fast", False):
@@ -117,22 +125,35 @@ class MaskedLMScorer(TorchScorer):
         return text.strip()
 
     def options(self) -> dict[str, Any]:
-        return {"scorer": self.name, "model": self.model_name, "pll": self.pll, "dtype": self.dtype,
-                "device_map": self.device_map, **self.loading}
+        return {
+            "scorer": self.name,
+            "model": self.model_name,
+            "pll": self.pll,
+            "dtype": self.dtype,
+            "device_map": self.device_map,
+            **self.loading,
+        }
 
     def _plans(self, queries: Sequence[Query]) -> list[tuple[list[int], list[int], list[int]]]:
         """Each query's token ids, word ids (-1 for special tokens) and scored positions, from
         one tokenizer call for all of them."""
         if not queries:
             return []
-        encodings = self.tokenizer([query.context + query.text for query in queries], return_offsets_mapping=True,
-                                   return_special_tokens_mask=True)
+        encodings = self.tokenizer(
+            [query.context + query.text for query in queries],
+            return_offsets_mapping=True,
+            return_special_tokens_mask=True,
+        )
         plans = []
         for n, query in enumerate(queries):
             begin = len(query.context)
-            scored = [i for i, (special, (start, end)) in
-                      enumerate(zip(encodings["special_tokens_mask"][n], encodings["offset_mapping"][n]))
-                      if not special and end > begin]
+            scored = [
+                i
+                for i, (special, (start, end)) in enumerate(
+                    zip(encodings["special_tokens_mask"][n], encodings["offset_mapping"][n])
+                )
+                if not special and end > begin
+            ]
             words = [-1 if word is None else word for word in encodings.word_ids(n)]
             plans.append((encodings["input_ids"][n], words, scored))
         return plans
@@ -144,8 +165,11 @@ class MaskedLMScorer(TorchScorer):
         batches: list[list[int]] = []
         for row in order:
             batch = batches[-1] if batches else None
-            if (batch is None or lengths[batch[0]] != lengths[row]
-                    or (len(batch) + 1) * lengths[row] > max(self.batch_tokens, lengths[row])):
+            if (
+                batch is None
+                or lengths[batch[0]] != lengths[row]
+                or (len(batch) + 1) * lengths[row] > max(self.batch_tokens, lengths[row])
+            ):
                 batches.append([row])
             else:
                 batch.append(row)
@@ -193,8 +217,9 @@ class MaskedLMScorer(TorchScorer):
                 states = self._states(ids, None)
                 rows = torch.arange(len(batch), device=states.device)
                 picked = states[rows, positions.to(states.device)]
-                logprobs = gather_logprobs(self._logits, picked, rows, targets.to(states.device),
-                                           self.model.config.vocab_size)
+                logprobs = gather_logprobs(
+                    self._logits, picked, rows, targets.to(states.device), self.model.config.vocab_size
+                )
                 for r, value in zip(batch, logprobs.tolist()):
                     values[r] = value
                 self.report_batch(done, len(batches))
@@ -203,7 +228,7 @@ class MaskedLMScorer(TorchScorer):
         for q, query in enumerate(unique):
             ids, _, scored = plans[q]
             tokens = tuple(self.tokenizer.convert_ids_to_tokens([ids[i] for i in scored]))
-            by_query[query] = TokenScores(tokens, tuple(values[start:start + len(scored)]))
+            by_query[query] = TokenScores(tokens, tuple(values[start : start + len(scored)]))
             start += len(scored)
         return [by_query[q] for q in queries]
 
@@ -211,9 +236,12 @@ class MaskedLMScorer(TorchScorer):
         """Raise :class:`QueryError` for query ``index`` when its ``length`` tokens do not fit the model."""
         if self.max_positions is not None and length > self.max_positions[0]:
             limit, attribute = self.max_positions
-            raise QueryError(index, f"is {length} tokens with the special tokens, more than the {limit} that model "
-                                    f"{self.model_name} reads ({attribute}); shorten it or use a model with a "
-                                    "longer context")
+            raise QueryError(
+                index,
+                f"is {length} tokens with the special tokens, more than the {limit} that model "
+                f"{self.model_name} reads ({attribute}); shorten it or use a model with a "
+                "longer context",
+            )
 
     def _states(self, ids: Any, mask: Any) -> Any:
         if self._head is None:
@@ -249,11 +277,18 @@ class MaskedLMScorer(TorchScorer):
                 targets.append(ids[0])
                 continue
             tokens = ", ".join(repr(t) for t in self.tokenizer.convert_ids_to_tokens(ids))
-            problem = ("is not in the vocabulary" if unknown else f"is {len(ids)} tokens" if own
-                       else "merges with the text around the blank")
-            raise DataError(f"candidate {option!r} {problem} for model {self.model_name} ({tokens}); masked "
-                            "multiple-choice and sensitivity need single-token candidates (for multiple "
-                            "choice, --probe-method sentence takes any)")
+            problem = (
+                "is not in the vocabulary"
+                if unknown
+                else f"is {len(ids)} tokens"
+                if own
+                else "merges with the text around the blank"
+            )
+            raise DataError(
+                f"candidate {option!r} {problem} for model {self.model_name} ({tokens}); masked "
+                "multiple-choice and sensitivity need single-token candidates (for multiple "
+                "choice, --probe-method sentence takes any)"
+            )
         return targets
 
     def blank(self, queries: Sequence[BlankQuery], top_k: int = 0) -> list[BlankScores]:
@@ -282,16 +317,19 @@ class MaskedLMScorer(TorchScorer):
             while start < len(order):
                 # length-sorted, so the last context of a batch is its longest
                 end = start + 1
-                while (end < len(order) and end - start < step
-                       and (end - start + 1) * len(rows[order[end]][0]) <= self.batch_tokens):
+                while (
+                    end < len(order)
+                    and end - start < step
+                    and (end - start + 1) * len(rows[order[end]][0]) <= self.batch_tokens
+                ):
                     end += 1
                 batch = order[start:end]
                 width = len(rows[batch[-1]][0])
                 ids = torch.full((len(batch), width), pad, dtype=torch.long)
                 mask = torch.zeros((len(batch), width), dtype=torch.long)
                 for r, c in enumerate(batch):
-                    ids[r, :len(rows[c][0])] = torch.tensor(rows[c][0])
-                    mask[r, :len(rows[c][0])] = 1
+                    ids[r, : len(rows[c][0])] = torch.tensor(rows[c][0])
+                    mask[r, : len(rows[c][0])] = 1
                 states = self._states(ids.to(device), mask.to(device))
                 positions = torch.tensor([rows[c][1] for c in batch], device=states.device)
                 picked = states[torch.arange(len(batch), device=states.device), positions]
@@ -315,8 +353,10 @@ class MaskedLMScorer(TorchScorer):
             ids = self.tokenizer(left + self.tokenizer.mask_token + right)["input_ids"]
             positions = [i for i, token in enumerate(ids) if token == self.tokenizer.mask_token_id]
             if len(positions) != 1:
-                raise DataError(f"context {left + '[MASK]' + right!r} has {len(positions)} mask tokens for "
-                                f"model {self.model_name}; expected exactly one")
+                raise DataError(
+                    f"context {left + '[MASK]' + right!r} has {len(positions)} mask tokens for "
+                    f"model {self.model_name}; expected exactly one"
+                )
             out.append((ids, positions[0]))
         return out
 
@@ -341,11 +381,15 @@ def load_masked_lm_tokenizer(name: str) -> tuple[Any, int]:
         tokenizer = AutoTokenizer.from_pretrained(name)
     except (OSError, ValueError, KeyError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ModelLoadError(f"unknown model {name!r}: not a local model folder and not loadable from the "
-                             f"Hugging Face hub ({first[:160]})") from None
+        raise ModelLoadError(
+            f"unknown model {name!r}: not a local model folder and not loadable from the "
+            f"Hugging Face hub ({first[:160]})"
+        ) from None
     if config.model_type not in MODEL_FOR_MASKED_LM_MAPPING_NAMES:
-        raise ModelLoadError(f"{name}: a {config.model_type} model has no masked-LM head; learning curves train "
-                             f"the head of a masked LM (BERT, RoBERTa, ALBERT, ...)")
+        raise ModelLoadError(
+            f"{name}: a {config.model_type} model has no masked-LM head; learning curves train "
+            f"the head of a masked LM (BERT, RoBERTa, ALBERT, ...)"
+        )
     check_tokenizer(tokenizer, config.vocab_size, name)
     if tokenizer.mask_token_id is None:
         raise ModelLoadError(f"tokenizer of {name} has no mask token; learning curves need a masked LM")

@@ -47,7 +47,7 @@ class ArpaModel:
 
     def log10_prob(self, word: str, context: Sequence[str]) -> float:
         """log10 P(word | context), backing off through shorter contexts."""
-        history = list(context[max(0, len(context) - self.order + 1):]) if self.order > 1 else []
+        history = list(context[max(0, len(context) - self.order + 1) :]) if self.order > 1 else []
         weight = 0.0
         while True:
             key = " ".join([*history, word])
@@ -97,10 +97,12 @@ class ArpaModel:
             text = read_text(path)  # a regular file only: a FIFO is refused, never waited on
         except DataError as exc:
             if exc.message.startswith("cannot read file: not UTF-8"):
-                raise ModelLoadError(f"{path}: not an ARPA model ({exc.message.removeprefix('cannot read file: ')})"
-                                     ) from None
-            raise ModelLoadError(f"{path}: cannot read ARPA model: {exc.message.removeprefix('cannot read file: ')}"
-                                 ) from None
+                raise ModelLoadError(
+                    f"{path}: not an ARPA model ({exc.message.removeprefix('cannot read file: ')})"
+                ) from None
+            raise ModelLoadError(
+                f"{path}: cannot read ARPA model: {exc.message.removeprefix('cannot read file: ')}"
+            ) from None
         return _ArpaReader(path).read(text)
 
 
@@ -109,11 +111,11 @@ class _ArpaReader:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.declared: dict[int, int] = {}    # order -> count in the \data\ header
-        self.found: dict[int, int] = {}       # order -> n-grams read in its section
+        self.declared: dict[int, int] = {}  # order -> count in the \data\ header
+        self.found: dict[int, int] = {}  # order -> n-grams read in its section
         self.logprobs: dict[str, float] = {}
         self.backoffs: dict[str, float] = {}
-        self.section = 0                      # order of the section being read; 0: header
+        self.section = 0  # order of the section being read; 0: header
         self.section_line = 0
 
     def fail(self, number: int, message: str) -> ModelLoadError:
@@ -136,9 +138,12 @@ class _ArpaReader:
                 self.close_section(number)
                 missing = sorted(set(self.declared) - set(self.found))
                 if missing:
-                    raise self.fail(number, f"\\end\\ before the \\{missing[0]}-grams: section that the "
-                                            f"\\data\\ header declares (ngram {missing[0]}="
-                                            f"{self.declared[missing[0]]}); the file is incomplete")
+                    raise self.fail(
+                        number,
+                        f"\\end\\ before the \\{missing[0]}-grams: section that the "
+                        f"\\data\\ header declares (ngram {missing[0]}="
+                        f"{self.declared[missing[0]]}); the file is incomplete",
+                    )
                 state = "after"
             elif line.startswith("\\") and line.endswith("-grams:"):
                 self.open_section(number, line)
@@ -152,16 +157,20 @@ class _ArpaReader:
                     self.ngram_line(number, line)
                 except ModelLoadError:
                     order = self.section
-                    raise self.fail(number, f"the file ends mid-line in the \\{order}-grams: section (after "
-                                            f"{self.found[order]} of the {self.declared[order]} n-grams its header "
-                                            "declares); it is truncated") from None
+                    raise self.fail(
+                        number,
+                        f"the file ends mid-line in the \\{order}-grams: section (after "
+                        f"{self.found[order]} of the {self.declared[order]} n-grams its header "
+                        "declares); it is truncated",
+                    ) from None
         if state == "before" or not self.declared:
             raise self.fail(0, "not an ARPA model (no \\data\\ section with ngram counts)")
         if state != "after":
             if self.section and self.found.get(self.section, 0) != self.declared.get(self.section):
                 self.close_section(number)  # says which count is short
-            raise self.fail(number, f"no \\end\\ line: the file ends inside the "
-                                    f"{self.describe(self.section)}; it is truncated")
+            raise self.fail(
+                number, f"no \\end\\ line: the file ends inside the {self.describe(self.section)}; it is truncated"
+            )
         return ArpaModel(max(self.declared), self.logprobs, self.backoffs)
 
     @staticmethod
@@ -185,17 +194,22 @@ class _ArpaReader:
 
     def open_section(self, number: int, line: str) -> None:
         try:
-            order = int(line[1:-len("-grams:")])
+            order = int(line[1 : -len("-grams:")])
         except ValueError:
             raise self.fail(number, f"malformed section header {line[:60]!r}; expected \\N-grams:") from None
         self.close_section(number)
         expected = self.section + 1
         if order != expected:
-            raise self.fail(number, f"section \\{order}-grams: where \\{expected}-grams: was expected "
-                                    "(sections go 1, 2, ... in order)")
+            raise self.fail(
+                number,
+                f"section \\{order}-grams: where \\{expected}-grams: was expected (sections go 1, 2, ... in order)",
+            )
         if order not in self.declared:
-            raise self.fail(number, f"section \\{order}-grams: is not declared in the \\data\\ header "
-                                    f"(orders declared: {', '.join(map(str, sorted(self.declared)))})")
+            raise self.fail(
+                number,
+                f"section \\{order}-grams: is not declared in the \\data\\ header "
+                f"(orders declared: {', '.join(map(str, sorted(self.declared)))})",
+            )
         self.section, self.section_line = order, number
         self.found[order] = 0
 
@@ -205,9 +219,12 @@ class _ArpaReader:
             raise self.fail(number, "no 'ngram N=COUNT' lines in the \\data\\ header")
         order = self.section
         if order and self.found[order] != self.declared[order]:
-            raise self.fail(number, f"the \\{order}-grams: section (line {self.section_line}) has "
-                                    f"{self.found[order]} n-grams but the \\data\\ header declares "
-                                    f"ngram {order}={self.declared[order]}; the file is truncated or was edited")
+            raise self.fail(
+                number,
+                f"the \\{order}-grams: section (line {self.section_line}) has "
+                f"{self.found[order]} n-grams but the \\data\\ header declares "
+                f"ngram {order}={self.declared[order]}; the file is truncated or was edited",
+            )
 
     def ngram_line(self, number: int, line: str) -> None:
         order = self.section
@@ -217,7 +234,7 @@ class _ArpaReader:
             words = key.split()
         else:
             fields = line.split()
-            words, rest = fields[1:1 + order], fields[1 + order:]
+            words, rest = fields[1 : 1 + order], fields[1 + order :]
             key = " ".join(words)
         try:
             if len(words) != order or len(rest) > 1:
@@ -225,17 +242,21 @@ class _ArpaReader:
             logprob = float(fields[0])
             backoff = float(rest[0]) if rest else None
         except (ValueError, IndexError):
-            raise self.fail(number, f"malformed ARPA line {line[:60]!r} in the \\{order}-grams: section "
-                                    f"(expected: log10 probability, {order} word{'s' if order > 1 else ''}, "
-                                    "optional back-off weight)") from None
+            raise self.fail(
+                number,
+                f"malformed ARPA line {line[:60]!r} in the \\{order}-grams: section "
+                f"(expected: log10 probability, {order} word{'s' if order > 1 else ''}, "
+                "optional back-off weight)",
+            ) from None
         self.logprobs[" ".join(words)] = logprob
         if backoff is not None:
             self.backoffs[key] = backoff
         self.found[order] += 1
 
 
-def train_kneser_ney(sentences: Iterable[Sequence[str]], order: int = 3, discount: float = 0.75,
-                     unk_cutoff: int = 2) -> ArpaModel:
+def train_kneser_ney(
+    sentences: Iterable[Sequence[str]], order: int = 3, discount: float = 0.75, unk_cutoff: int = 2
+) -> ArpaModel:
     """Train nltk's interpolated Kneser-Ney estimator and return it in ARPA form.
 
     Args:
@@ -268,7 +289,7 @@ def train_kneser_ney(sentences: Iterable[Sequence[str]], order: int = 3, discoun
 
 
 def _kneser_ney_arpa(counts: list[Counter], order: int, discount: float) -> ArpaModel:
-    types: list[Counter] = [Counter() for _ in range(order + 2)]   # |{w: c(h w) > 0}| by len(h)+1
+    types: list[Counter] = [Counter() for _ in range(order + 2)]  # |{w: c(h w) > 0}| by len(h)+1
     totals: list[Counter] = [Counter() for _ in range(order + 2)]  # c(h) at the top order
     for n in range(2, order + 1):
         for gram, count in counts[n].items():
@@ -407,12 +428,24 @@ class NgramScorer(Scorer):
         return {"model": model, "device": "cpu", "dtype": None}
 
     def options(self) -> dict[str, Any]:
-        return {"scorer": self.name, "ngram_model": self.path, "order": self.model.order,
-                "lowercase": self.lowercase, "end_of_sentence": True}
+        return {
+            "scorer": self.name,
+            "ngram_model": self.path,
+            "order": self.model.order,
+            "lowercase": self.lowercase,
+            "end_of_sentence": True,
+        }
 
 
-def train_ngram_file(corpus: Path | str, output: Path | str, order: int = 5, discount: float = 0.75,
-                     unk_cutoff: int = 2, corpus_format: str = "text", lowercase: bool = True) -> ArpaModel:
+def train_ngram_file(
+    corpus: Path | str,
+    output: Path | str,
+    order: int = 5,
+    discount: float = 0.75,
+    unk_cutoff: int = 2,
+    corpus_format: str = "text",
+    lowercase: bool = True,
+) -> ArpaModel:
     """Train a Kneser-Ney model on a corpus and write it atomically as ARPA (``blimpgen ngram train``).
 
     Raises:

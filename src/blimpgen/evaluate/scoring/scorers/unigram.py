@@ -82,8 +82,9 @@ class UnigramScorer(Scorer):
 
     name = "unigram"
 
-    def __init__(self, counts: Mapping[str, int] | None = None, corpus: str | Path | None = None,
-                 lowercase: bool = True) -> None:
+    def __init__(
+        self, counts: Mapping[str, int] | None = None, corpus: str | Path | None = None, lowercase: bool = True
+    ) -> None:
         if (counts is None) == (corpus is None):
             raise OptionError("unigram scorer needs exactly one of counts or corpus (--scorer-option corpus=FILE)")
         self.lowercase = lowercase
@@ -104,5 +105,9 @@ class UnigramScorer(Scorer):
         return out
 
     def options(self) -> dict[str, Any]:
-        return {"scorer": self.name, "corpus": self.corpus, "lowercase": self.lowercase,
-                "vocabulary_size": len(self.model.counts)}
+        return {
+            "scorer": self.name,
+            "corpus": self.corpus,
+            "lowercase": self.lowercase,
+            "vocabulary_size": len(self.model.counts),
+        }
