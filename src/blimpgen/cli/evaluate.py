@@ -52,6 +52,12 @@ DEPRECATED = {
     "instead of the model's (hf-causal, hf-masked).",
 )
 @click.option(
+    "--adapter",
+    type=click.Path(),
+    help="Sets the scorer option adapter: a PEFT adapter folder (LoRA, IA3 ...) merged into the "
+    "model's weights (hf-causal, hf-masked; needs pip install 'blimpgen[peft]').",
+)
+@click.option(
     "--model-arg",
     "model_arg",
     multiple=True,
@@ -124,6 +130,7 @@ def eval_command(
     dtype,
     device_map,
     tokenizer,
+    adapter,
     model_arg,
     data,
     out,
@@ -179,6 +186,7 @@ def eval_command(
             ("dtype", dtype),
             ("device_map", device_map),
             ("tokenizer", tokenizer),
+            ("adapter", adapter),
         )
         if value is not None
     }

@@ -55,7 +55,9 @@ def test_options_are_the_constructor_parameters():
         "first_token",
         "share_prefix",
         "model_args",
+        "adapter",
     ]
+    assert options["adapter"].types == (str,) and options["adapter"].default is None
     assert options["model"].required and options["model"].types == (str,)
     assert options["tokenizer"].types == (str,)  # a hub id or folder (--tokenizer); a loaded one from Python
     assert options["model_args"].types == ()  # a mapping: --model-arg KEY=VALUE gathers it
@@ -133,7 +135,7 @@ def test_options_list_options_prints_every_parameter():
     assert "  counts (library only; default: None)\n      token -> count (give this or ``corpus``)." in text
     assert "  corpus (str; default: None)\n      a plain-text file to count" in text
     assert "  lowercase (bool; default: True)" in text
-    shared = "--model, --device, --dtype, --device-map, --tokenizer, --model-arg also set theirs"
+    shared = "--model, --device, --dtype, --device-map, --tokenizer, --adapter, --model-arg also set theirs"
     assert shared in list_options("hf-masked")
 
 

@@ -166,3 +166,8 @@ def test_replicated_shuffles_report_mean_and_sd() -> None:
     shuffled = summary["suites"]["s[shuffled]"]["mc_accuracy"]
     assert shuffled["replicates"] == 4 and shuffled["sd"] == 0.0 and shuffled["accuracy"] == 0.5
     assert "replicates" not in summary["suites"]["s"]["mc_accuracy"]
+    # the interval counts the 6 items, not the 24 shuffled rows (probes audit: replicates are not
+    # independent, and an interval over rows narrows with every shuffle added)
+    original = summary["suites"]["s"]["mc_accuracy"]
+    assert shuffled["n_items"] == 6 == original["n_items"]
+    assert (shuffled["ci_low"], shuffled["ci_high"]) == (original["ci_low"], original["ci_high"])

@@ -3,7 +3,7 @@
 On the command line every option is ``--scorer-option KEY=VALUE`` (repeatable, like
 lm-evaluation-harness's ``--model_args``); the options every model scorer shares also have a
 flag of their own (:data:`SHARED_FLAGS`: ``--model``, ``--device``, ``--dtype``,
-``--device-map``, ``--tokenizer``, and ``--model-arg KEY=VALUE``, repeatable, which gathers
+``--device-map``, ``--tokenizer``, ``--adapter``, and ``--model-arg KEY=VALUE``, repeatable, which gathers
 the ``model_args`` mapping passed on to ``from_pretrained``: :func:`parse_model_args`).
 A value is coerced from the parameter's annotation:
 
@@ -37,6 +37,7 @@ SHARED_FLAGS = {
     "dtype": "--dtype",
     "device_map": "--device-map",
     "tokenizer": "--tokenizer",
+    "adapter": "--adapter",
     "model_args": "--model-arg",
 }
 # annotation names the command line can give, and the type their text is parsed as

@@ -352,25 +352,39 @@ def _metric_rows(rows: Sequence[Any], metrics: Mapping[str, Callable[[Any], floa
 
 def _replicated(rows: Sequence[Any], outcome: Callable[[Any], float | None], missing: int) -> Proportion:
     """A metric over replicates (several shuffles of each item): the mean of the replicates'
-    accuracies, their number and standard deviation (Ettinger's mean +- SD over 100 shuffles)."""
+    accuracies, their number and standard deviation (Ettinger's mean +- SD over 100 shuffles).
+
+    The replicates of one item are not independent observations, so the interval and
+    ``n_items`` count items, not rows: each item contributes the mean of its replicates'
+    outcomes, and the Wilson interval is taken over the items (wider than one over all rows,
+    which would shrink with every added shuffle although no new item is seen).
+    """
     by_replicate: dict[Any, list[float]] = defaultdict(list)
+    by_item: dict[str, list[float]] = defaultdict(list)
     for row in rows:
         value = outcome(row)
         if value is not None:
             by_replicate[row.replicate].append(value)
+            by_item[_unreplicated(row.item_id, row.replicate)].append(value)
     accuracies = [sum(v) / len(v) for _, v in sorted(by_replicate.items(), key=lambda kv: (kv[0] is None, kv[0]))]
-    pooled = _proportion([v for values in by_replicate.values() for v in values], missing)
+    per_item = _proportion([statistics.fmean(values) for values in by_item.values()], missing)
     sd = statistics.stdev(accuracies) if len(accuracies) > 1 else 0.0
     return Proportion(
-        pooled.n_items,
+        per_item.n_items,
         missing,
-        pooled.correct,
+        per_item.correct,
         statistics.fmean(accuracies),
-        pooled.ci_low,
-        pooled.ci_high,
+        per_item.ci_low,
+        per_item.ci_high,
         len(accuracies),
         sd,
     )
+
+
+def _unreplicated(item_id: str, replicate: int | None) -> str:
+    """The id shared by an item's replicates: ``X.shuffled.003`` -> ``X.shuffled``."""
+    suffix = f".{replicate:03d}" if replicate is not None else ""
+    return item_id[: -len(suffix)] if suffix and item_id.endswith(suffix) else item_id
 
 
 def _proportion(values: list[float], not_applicable: int) -> Proportion:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import functools
 import os
+import warnings
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from blimpgen.errors import ModelLoadError, OptionError
+from blimpgen.errors import MissingDependencyError, ModelLoadError, OptionError
 from blimpgen.evaluate.scoring.base import Query, Scorer
 from blimpgen.evaluate.scoring.options import DTYPES
 
@@ -29,10 +30,18 @@ class TorchScorer(Scorer):
     def provenance(self) -> dict[str, Any]:
         """The model's id, its revision (a model from the Hugging Face cache: the commit its
         config was read from) or, from a local folder, the SHA-256 of its weight files
-        (:func:`~blimpgen.evaluate.provenance.weights_digest`); its device(s) and dtype."""
-        return model_provenance(
+        (:func:`~blimpgen.evaluate.provenance.weights_digest`); its device(s) and dtype; and the
+        PEFT adapter merged into it, when there is one (its folder and weight files' SHA-256)."""
+        record = model_provenance(
             getattr(self, "model", None), getattr(self, "model_name", None), getattr(self, "dtype", None)
         )
+        adapter = getattr(self, "adapter", None)
+        if adapter is not None:
+            from blimpgen.evaluate.provenance import weights_digest
+
+            folder = Path(adapter).expanduser().resolve()
+            record["model"]["adapter"] = {"folder": str(folder), **(weights_digest(folder) or {})}
+        return record
 
 
 def model_provenance(model: Any, name: str | None, dtype: str | None) -> dict[str, Any]:
@@ -173,16 +182,19 @@ def load_network(
     device: str | None,
     device_map: str | None,
     model_args: Mapping[str, Any] | None,
+    adapter: str | None = None,
 ) -> tuple[Any, Any, Any]:
     """The model and tokenizer a transformers scorer runs, on its device, in eval mode, and the torch dtype.
 
     ``model`` is a hub id or folder (loaded with ``auto_class`` through :func:`load_pretrained`)
     or a loaded model, which then needs a loaded ``tokenizer``. The device is checked before the
-    weights load; the tokenizer is checked against the model's vocabulary.
+    weights load; the tokenizer is checked against the model's vocabulary. An ``adapter`` (a
+    PEFT adapter folder) is merged into the weights (:func:`merge_adapter`).
 
     Raises:
         OptionError: a loaded model without a loaded tokenizer, or a bad device or dtype.
-        ModelLoadError: as :func:`load_pretrained` and :func:`check_tokenizer`.
+        ModelLoadError: as :func:`load_pretrained`, :func:`check_tokenizer` and :func:`merge_adapter`.
+        MissingDependencyError: an adapter without peft installed.
     """
     torch_dtype = resolve_dtype(dtype, device)
     target: Any = resolve_device(device) if device_map is None else None  # before the weights load
@@ -194,9 +206,57 @@ def load_network(
     if tokenizer is None or isinstance(tokenizer, str):
         raise OptionError(f"{scorer} needs a loaded tokenizer when given a loaded model")
     check_tokenizer(tokenizer, embedding_rows(network), name)
+    if adapter is not None:
+        network = merge_adapter(network, adapter, name)
     if device_map is None:
         network = network.to(target, dtype=torch_dtype)
     return network.eval(), tokenizer, torch_dtype
+
+
+ADAPTER_CONFIG = "adapter_config.json"
+
+
+def merge_adapter(network: Any, adapter: str, name: str) -> Any:
+    """``network`` with the PEFT adapter in folder ``adapter`` merged into its weights.
+
+    Merged, the model is again a plain ``transformers`` model, so every scoring path (the
+    split head of hf-causal, the prediction head of hf-masked, prefix sharing) runs unchanged
+    and at the base model's speed; the scores equal the adapter model's up to float rounding.
+    Adapters that cannot be merged (prompt tuning, prefix tuning) are refused.
+
+    Raises:
+        ModelLoadError: a folder that is not a PEFT adapter, an adapter that does not fit the
+            model (another architecture or size), or one that cannot be merged.
+        MissingDependencyError: peft is not installed.
+    """
+    folder = Path(adapter).expanduser()
+    if not (folder / ADAPTER_CONFIG).is_file():
+        raise ModelLoadError(
+            f"adapter {adapter!r}: not a PEFT adapter folder (no {ADAPTER_CONFIG}; save one with "
+            "model.save_pretrained(folder) on a PeftModel)"
+        )
+    try:
+        from peft import PeftModel
+    except ImportError:
+        raise MissingDependencyError(f"adapter {adapter!r} needs peft: pip install 'blimpgen[peft]'") from None
+    try:
+        with warnings.catch_warnings():  # peft calling a transformers API that is deprecated: not the user's concern
+            warnings.filterwarnings("ignore", category=FutureWarning, module="peft")
+            warnings.filterwarnings("ignore", message=".*is_gradient_checkpointing.*", category=FutureWarning)
+            wrapped = PeftModel.from_pretrained(network, str(folder))
+    except (OSError, ValueError, KeyError, RuntimeError, TypeError, AttributeError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ModelLoadError(f"adapter {adapter!r} does not fit model {name!r}: {first[:200]}") from None
+    if not hasattr(wrapped, "merge_and_unload"):
+        raise ModelLoadError(f"adapter {adapter!r}: a {type(wrapped).__name__} cannot be merged into the weights")
+    try:
+        return wrapped.merge_and_unload()
+    except (AttributeError, ValueError, NotImplementedError, RuntimeError) as exc:
+        kind = getattr(getattr(wrapped, "peft_config", {}).get("default"), "peft_type", "this adapter")
+        raise ModelLoadError(
+            f"adapter {adapter!r}: {kind} cannot be merged into the weights ({str(exc).strip()[:120]}); "
+            "blimpgen scores merged adapters (LoRA, IA3 ...)"
+        ) from None
 
 
 def load_pretrained(

@@ -88,6 +88,8 @@ class CausalLMScorer(TorchScorer):
         model_args: more ``from_pretrained`` arguments (``--model-arg KEY=VALUE``): ``revision``,
             ``trust_remote_code``, ``attn_implementation``...; revision and trust_remote_code
             reach the tokenizer too.
+        adapter: a PEFT adapter folder (LoRA, IA3 ...) merged into the model's weights after it
+            loads (needs peft: ``pip install 'blimpgen[peft]'``); results record its weights' SHA-256.
         batch_tokens: token budget of one forward pass, padding included (default 512 on CPU,
             8192 on an accelerator).
         first_token: ``bos`` scores the first word after a prepended BOS/EOS token; ``none``
@@ -114,6 +116,7 @@ class CausalLMScorer(TorchScorer):
         first_token: Literal["bos", "none"] = "bos",
         share_prefix: bool = True,
         model_args: Mapping[str, Any] | None = None,
+        adapter: str | None = None,
     ) -> None:
         import torch
         from transformers import AutoModelForCausalLM
@@ -122,8 +125,11 @@ class CausalLMScorer(TorchScorer):
             raise OptionError(f"first_token must be 'bos' or 'none', got {first_token!r}")
         self.model_name = model if isinstance(model, str) else type(model).__name__
         self.loading = loading_options(tokenizer, model_args)
+        if adapter is not None:
+            self.loading["adapter"] = adapter
+        self.adapter = adapter
         network, loaded, torch_dtype = load_network(
-            AutoModelForCausalLM, "hf-causal", model, tokenizer, dtype, device, device_map, model_args
+            AutoModelForCausalLM, "hf-causal", model, tokenizer, dtype, device, device_map, model_args, adapter
         )
         self.tokenizer = loaded
         self.max_positions = max_positions(network)

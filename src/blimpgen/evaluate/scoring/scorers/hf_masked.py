@@ -71,6 +71,8 @@ class MaskedLMScorer(TorchScorer):
         model_args: more ``from_pretrained`` arguments (``--model-arg KEY=VALUE``): ``revision``,
             ``trust_remote_code``, ``attn_implementation``...; revision and trust_remote_code
             reach the tokenizer too.
+        adapter: a PEFT adapter folder (LoRA, IA3 ...) merged into the model's weights after it
+            loads (needs peft: ``pip install 'blimpgen[peft]'``); results record its weights' SHA-256.
 
     Raises:
         ModelLoadError: for a model or tokenizer that cannot be loaded or do not fit, or a
@@ -91,6 +93,7 @@ class MaskedLMScorer(TorchScorer):
         device_map: str | None = None,
         batch_tokens: int = 4096,
         model_args: Mapping[str, Any] | None = None,
+        adapter: str | None = None,
     ) -> None:
         import torch
         from transformers import AutoModelForMaskedLM
@@ -99,8 +102,11 @@ class MaskedLMScorer(TorchScorer):
             raise OptionError(f"unknown PLL metric {pll!r}; expected one of: {', '.join(PLL_METRICS)}")
         self.model_name = model if isinstance(model, str) else type(model).__name__
         self.loading = loading_options(tokenizer, model_args)
+        if adapter is not None:
+            self.loading["adapter"] = adapter
+        self.adapter = adapter
         network, loaded, torch_dtype = load_network(
-            AutoModelForMaskedLM, "hf-masked", model, tokenizer, dtype, device, device_map, model_args
+            AutoModelForMaskedLM, "hf-masked", model, tokenizer, dtype, device, device_map, model_args, adapter
         )
         if loaded.mask_token_id is None:
             raise ModelLoadError(f"tokenizer of {self.model_name} has no mask token; hf-masked needs one")
