@@ -310,8 +310,9 @@ def gold_role_reversal(item, b, lexicon) -> str:
     assert not evaluate(verb.get("arg1"), patient_noun, categories)
     # the reversed agent cannot do the verb at all (role_verbs.tsv), nor is a person past babyhood or, for
     # a verb animals do, an animal; the agent is no vague noun (our own statement of the suite's rules)
-    able = {r["verb"]: r["able"] for r in raw("role_verbs")}[verb.lemma]
-    assert not evaluate(able, patient_noun, categories), (verb.lemma, patient)
+    row = {r["verb"]: r for r in raw("role_verbs")}[verb.lemma]
+    assert not evaluate(row["able"], patient_noun, categories), (verb.lemma, patient)
+    assert evaluate(row["objects"], patient_noun, categories), (verb.lemma, patient)
     assert not patient_noun.get("human") or patient_noun.get("age") == "baby", (verb.lemma, patient)
     assert not (verb.lemma in ANIMAL_VERBS and "animal" in (patient_noun.get("class") or ())), (verb.lemma, patient)
     assert agent not in VAGUE_AGENTS, agent

@@ -300,7 +300,7 @@ def derive_unique_uses(
         missing = sorted(users[use] - things)
         if unknown or missing:
             problem = (
-                f"unknown N lemma {unknown[0]!r}{did_you_mean(unknown[0], [l for c, l in words if c == 'N'])}"
+                f"unknown N lemma {unknown[0]!r}{did_you_mean(unknown[0], [lemma for c, lemma in words if c == 'N'])}"
                 if unknown
                 else f"{', '.join(missing)} is used to {use!r} in properties: list it"
             )

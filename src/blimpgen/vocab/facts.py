@@ -42,8 +42,8 @@ from typing import Any
 
 from blimpgen._yaml import load_yaml_text
 from blimpgen.errors import LexiconError, SpecError, SpecErrors, did_you_mean
-from blimpgen.vocab.fact_derivations import DERIVATIONS, FREQUENCY_ORDER
 from blimpgen.vocab import query
+from blimpgen.vocab.fact_derivations import DERIVATIONS, FREQUENCY_ORDER
 from blimpgen.vocab.fact_rows import BaseWords, Column, FactRow, Facts, RowsAndErrors, TableSpec
 from blimpgen.vocab.features import FeatureInventory
 from blimpgen.vocab.lexeme import Word
