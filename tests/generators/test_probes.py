@@ -601,6 +601,7 @@ DEBATABLE_FREQUENCIES = [
     ("orange", "has seeds"),
     ("cow", "has horns"),
     ("rhinoceros", "has horns"),  # was 'never' from the animal default: wrong
+    ("snail", "has horns"),  # its tentacles are called horns
 ]
 
 
