@@ -57,7 +57,7 @@ BAD_ROWS = [
     (
         "frequency.tsv",
         "bird\thas\tbeaks\talway",
-        ("frequency: 'alway' is not one of never, rarely, sometimes, often, always, skip; did you mean 'always'?"),
+        "frequency: 'alway' is not one of never, rarely, sometimes, often, always, never-rarely,",
     ),
     ("frequency.tsv", "birdd\thas\tbeaks\talways", "subject: unknown N lemma 'birdd'; did you mean 'bird'"),
     ("frequency.tsv", "bird\thas\t\talways", "object: empty cell"),
@@ -79,6 +79,22 @@ BAD_ROWS = [
     ("taxonomy_trees.tsv", "vehicle\tdev", "root: vehicle repeats line"),
     ("look_alikes.tsv", "poodle\tmammal", "mistaken_for: a poodle is a kind of mammal in the lexicon's taxonomy"),
     ("look_alikes.tsv", "animal\tplant", "thing: 'animal' needs a hypernym in the lexicon (isa)"),
+    ("frequency.tsv", "bird\thas\tbeaks\talways-never", "frequency: 'always-never' is not one of"),
+    ("uses.tsv", "fly a kite\tkite", "use: no concept of properties is used to 'fly a kite'"),
+    ("uses.tsv", "plow a field\ttractor", "use: plow a field repeats line"),
+    ("lacks.tsv", "jar\tfound_in\tin a kitchen", "values: 'jar' has found_in 'in a kitchen' in properties; it cannot"),
+    (
+        "lacks.tsv",
+        "jar\tfound_in\tin a kitchn",
+        "values: no concept of properties has found_in 'in a kitchn'; did you mean",
+    ),
+    ("lacks.tsv", "sock\thas_part\ta handle", "concept: 'sock' has no row in properties: what it lacks is never asked"),
+    ("lacks.tsv", "jar\tmade_of\tmetal", "relation: 'made_of' is not one of found_in, has_part"),
+    ("role_verbs.tsv", "arrest\tclass=persn\tN", "able: class has no value 'persn'; did you mean 'person'?"),
+    ("role_verbs.tsv", "arrest\tclass=person or\tN", "able: expected more, found end of formula"),
+    ("role_verbs.tsv", "arrest\tcolour=red\tN", "able: unknown feature 'colour'"),
+    ("role_verbs.tsv", "eat\tclass=person\tN", "verb: eat repeats line"),
+    ("role_verbs.tsv", "arrest\tclass=person\tlemma=thief and", "objects: expected more, found end of formula"),
 ]
 
 
@@ -127,7 +143,8 @@ def test_facts_an_undeclared_table_file_is_an_error(lexicon) -> None:
         ),
         (
             ("subject: {type: word, category: N,", "subject: {type: wurd, category: N,"),
-            "tables.frequency.columns.subject: a column is a mapping with type (one of word, text, texts, enum)",
+            "tables.frequency.columns.subject: a column is a mapping with type "
+            "(one of word, text, texts, enum, formula)",
         ),
         (
             ("    key: [subject, verb, object]\n", "    key: [subject, verb, objekt]\n"),
@@ -184,11 +201,19 @@ ANIMAL_NODES = (
 )
 
 
+SPANS = ("never-rarely", "rarely-sometimes", "sometimes-often", "often-always", "sometimes-always")
+
+
 @settings(max_examples=25, deadline=None)
-@given(rules=st.dictionaries(st.sampled_from(ANIMAL_NODES), st.sampled_from((*FREQUENCY_ORDER, "skip")), max_size=8))
+@given(
+    rules=st.dictionaries(
+        st.sampled_from(ANIMAL_NODES), st.sampled_from((*FREQUENCY_ORDER, "skip", *SPANS)), max_size=8
+    )
+)
 def test_facts_frequency_rules_reach_each_leaf_from_the_nearest_rule(lexicon, rules) -> None:
-    """Every asked noun gets the nearest rule's answer, taxonomy nodes and skips are never asked,
-    and every leaf a non-skip rule reaches is asked."""
+    """Every asked noun gets the nearest rule's answer, taxonomy nodes are never asked, nor are nouns
+    whose nearest rule is a skip or a span (two neighbouring adverbs as right: not one answer), and
+    every leaf a one-adverb rule reaches is asked."""
     text = "subject\tverb\tobject\tfrequency\n" + "".join(f"{s}\thas\tspots\t{f}\n" for s, f in rules.items())
     derived = build_facts(SCHEMA, with_table("frequency.tsv", text), lexicon).table("frequency_facts")
     nouns = {w.lemma: w for w in lexicon.words if w.category == "N" and w.get("number") == "sg"}
@@ -197,7 +222,7 @@ def test_facts_frequency_rules_reach_each_leaf_from_the_nearest_rule(lexicon, ru
     assert len(asked) == len(derived)
     for lemma in nouns:
         expected = None if lemma in nodes else nearest_rule(lemma, rules, nouns)
-        assert asked.get(lemma) == (None if expected == "skip" else expected), lemma
+        assert asked.get(lemma) == (expected if expected in FREQUENCY_ORDER else None), lemma
 
 
 def test_facts_relation_pairs_are_symmetric_and_come_from_one_source(facts, lexicon) -> None:
@@ -278,3 +303,59 @@ def test_facts_a_tree_on_neither_side_of_the_split_is_an_error(lexicon) -> None:
         r"neither side of the split",
     ):
         build_facts(SCHEMA, with_table("taxonomy_trees.tsv", text), lexicon)
+
+
+def _replaced(name: str, old: str, new: str) -> tuple[list[tuple[str, str]], int]:
+    """The shipped tables with ``old`` replaced by ``new`` in ``name``, and the line it is on."""
+    body = FILES[PREFIX + name]
+    assert old in body
+    line = body[: body.index(old)].count("\n") + 1
+    return with_table(name, body.replace(old, new, 1)), line
+
+
+@pytest.mark.parametrize(
+    "name, old, new, message",
+    [
+        (  # a part the thing has under another name is not lacked (a bicycle's handlebars: a handle)
+            "lacks.tsv",
+            "bicycle\thas_part\ta blade,",
+            "bicycle\thas_part\ta handle, a blade,",
+            "values: 'bicycle' has 'handlebars', which names 'a handle' under another name",
+        ),
+        (  # every thing used for a use could do it
+            "uses.tsv",
+            "plow a field\ttractor",
+            "plow a field\ttruck",
+            "able: tractor is used to 'plow a field' in properties: list it",
+        ),
+        ("uses.tsv", "plow a field\ttractor", "plow a field\ttractor, tractr", "able: unknown N lemma 'tractr'"),
+    ],
+)
+def test_facts_lacks_and_uses_rows_are_checked(lexicon, name, old, new, message) -> None:
+    tables, line = _replaced(name, old, new)
+    with pytest.raises(SpecErrors) as caught:
+        build_facts(SCHEMA, tables, lexicon)
+    assert f"{PREFIX}{name}:{line}: {message}" in str(caught.value), str(caught.value)
+
+
+def test_facts_a_use_without_a_uses_row_is_located_at_its_properties_row(lexicon) -> None:
+    tables, _ = _replaced("uses.tsv", "plow a field\ttractor\n", "")
+    body = FILES[PREFIX + "properties.tsv"]
+    line = body[: body.index("tractor\tused_to\tplow a field")].count("\n") + 1
+    with pytest.raises(SpecErrors) as caught:
+        build_facts(SCHEMA, tables, lexicon)
+    assert f"properties.tsv:{line}: value: the use 'plow a field' has no row in uses" in str(caught.value)
+
+
+def test_facts_concepts_lack_what_lacks_says_and_every_other_material(facts) -> None:
+    """concepts.lacks is the lacks.tsv rows plus, for a thing with one made_of, every other material;
+    nothing a thing has is ever in it."""
+    lacked = defaultdict(set)
+    for row in facts.table("lacks"):
+        lacked[row.get("concept")] |= {f"{row.get('relation')}:{v}" for v in row.get("values")}
+    materials = {r.get("value") for r in facts.table("properties") if r.get("relation") == "made_of"}
+    for row in facts.table("concepts"):
+        own = {p.split(":", 1)[1] for p in row.get("properties") if p.startswith("made_of:")}
+        expected = lacked[row.get("concept")] | ({f"made_of:{m}" for m in materials - own} if own else set())
+        assert row.get("lacks") == expected, row.get("concept")
+        assert not row.get("lacks") & row.get("properties"), row.get("concept")

@@ -15,9 +15,9 @@ rows and the problems found, each at the ``file:line`` of the written row it com
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
-from blimpgen.errors import LexiconError, SpecError
+from blimpgen.errors import LexiconError, SpecError, did_you_mean
 from blimpgen.vocab.fact_rows import BaseWords, FactRow, RowsAndErrors, Tables, TableSpec
 from blimpgen.vocab.lexeme import Word
 from blimpgen.vocab.lexicon import Lexicon
@@ -69,7 +69,7 @@ def derive_frequency_facts(
                         )
                     break
                 rule, frequency = found[0], answers.pop()
-                if frequency != "skip":
+                if frequency in FREQUENCY_ORDER:  # one adverb: a span (sometimes-often) or skip is not asked
                     values = {
                         "noun": lemma,
                         "subject": noun.text if noun.get("mass") else with_article(noun.text),
@@ -117,14 +117,16 @@ def _root(lemma: str, words: BaseWords) -> tuple[str, str]:
 def derive_concepts(
     rows: list[FactRow], spec: TableSpec, lexicon: Lexicon, words: BaseWords, tables: Tables
 ) -> RowsAndErrors:
-    """One row per concept of ``properties``: the set of its properties (``relation:value``), of
-    the relations it is described for (a concept is described completely for each of those), and
-    its place in the isa tree (``parent``, ``top``). A concept has at most one ``made_of``: its
-    usual material, so that 'is not made of X' is true of it for every other material."""
+    """One row per concept of ``properties``: the set of its properties (``relation:value``), the
+    relations it has properties of, what it explicitly lacks (``lacks``), and its place in the isa
+    tree (``parent``, ``top``). A concept has at most one ``made_of``: its usual material, so that
+    'is not made of X' is true of it for every other material; every other lack is a row of the
+    ``lacks`` table, checked by :func:`_written_lacks`."""
     grouped: dict[str, list[FactRow]] = defaultdict(list)
-    errors: list[SpecError] = []
     for row in rows:
         grouped[row.get("concept")].append(row)
+    lacked, errors = _written_lacks(grouped, tables.get("lacks", ()))
+    materials_used = {row.get("value") for row in rows if row.get("relation") == "made_of"}
     out = []
     for concept, members in grouped.items():
         word = members[0].word("concept")
@@ -155,16 +157,79 @@ def derive_concepts(
                     )
                 )
         parent, top = _root(concept, words)
+        own_materials = {r.get("value") for r in materials}
+        lacks = set(lacked.get(concept, ()))
+        if len(own_materials) == 1:  # made of one usual material: not made of any other
+            lacks |= {f"made_of:{m}" for m in materials_used - own_materials}
         values = {
             "concept": concept,
             "properties": frozenset(property_key(r) for r in members),
             "relations": frozenset(r.get("relation") for r in members),
+            "lacks": frozenset(lacks),
             "parent": parent,
             "top": top,
             "classes": _classes(word),
         }
         out.append(FactRow(spec.name, members[0].fact_id, members[0].source, values, {"concept": word}))
     return out, errors
+
+
+def _written_lacks(
+    grouped: dict[str, list[FactRow]], rows: Iterable[FactRow]
+) -> tuple[dict[str, set[str]], list[SpecError]]:
+    """concept -> the ``relation:value`` keys its ``lacks`` rows give, and every problem: a concept
+    properties does not describe, a value no concept of properties has (a typo would never be
+    asked), a value the concept has, or a lacked part that begins the name of one of its parts (a
+    bicycle has handlebars: it does not lack 'a handle')."""
+    offered: dict[str, set[str]] = defaultdict(set)
+    for members in grouped.values():
+        for r in members:
+            offered[r.get("relation")].add(r.get("value"))
+    lacked: dict[str, set[str]] = defaultdict(set)
+    errors: list[SpecError] = []
+    for row in rows:
+        file, line = row.source.rsplit(":", 1)
+        concept, relation = row.get("concept"), row.get("relation")
+
+        def problem(message: str, column: str, file: str = file, line: str = line) -> None:
+            errors.append(LexiconError(message, file, int(line), column))
+
+        if concept not in grouped:
+            problem(f"{concept!r} has no row in properties: what it lacks is never asked", "concept")
+            continue
+        own = {r.get("value") for r in grouped[concept] if r.get("relation") == relation}
+        for value in sorted(row.get("values")):
+            if value not in offered[relation]:
+                problem(
+                    f"no concept of properties has {relation} {value!r}{did_you_mean(value, offered[relation])}",
+                    "values",
+                )
+            elif value in own:
+                problem(f"{concept!r} has {relation} {value!r} in properties; it cannot lack it", "values")
+            elif relation == "has_part" and (near := _same_part(value, own)):
+                problem(
+                    f"{concept!r} has {near!r}, which names {value!r} under another name: leave it out of lacks",
+                    "values",
+                )
+            else:
+                lacked[concept].add(f"{relation}:{value}")
+    return lacked, errors
+
+
+def _same_part(value: str, parts: Iterable[str]) -> str | None:
+    """A part of ``parts`` whose name begins with ``value``'s noun, or the other way round
+    (handlebars and a handle, a keyboard and keys): the same part under another name."""
+
+    def stem(text: str) -> str:
+        noun = text.split()[-1]
+        return noun[:-1] if noun.endswith("s") else noun
+
+    wanted = stem(value)
+    for part in sorted(parts):
+        other = stem(part)
+        if other != wanted and (other.startswith(wanted) or wanted.startswith(other)):
+            return part
+    return None
 
 
 def property_key(row: FactRow) -> str:
@@ -207,24 +272,68 @@ def derive_property_facts(
 def derive_unique_uses(
     rows: list[FactRow], spec: TableSpec, lexicon: Lexicon, words: BaseWords, tables: Tables
 ) -> RowsAndErrors:
-    """The ``used_to`` facts whose use belongs to one concept only (CPRAG-style expected words)."""
+    """The ``used_to`` facts whose use belongs to one concept only (CPRAG-style expected words),
+    each with every thing that could reasonably do the job (``uses``): a foil is none of them.
+
+    Every use of ``properties`` needs a row of ``uses``, and that row must list the concepts
+    used for it and name nouns of the lexicon only; a use nothing is used for is an error."""
     users: dict[str, set[str]] = defaultdict(set)
+    errors: list[SpecError] = []
     for row in rows:
         if row.get("relation") == "used_to":
             users[row.get("value")].add(row.get("concept"))
+    able: dict[str, frozenset[str]] = {}
+    for row in tables.get("uses", ()):
+        file, line = row.source.rsplit(":", 1)
+        use, things = row.get("use"), row.get("able")
+        if use not in users:
+            errors.append(
+                LexiconError(
+                    f"no concept of properties is used to {use!r}{did_you_mean(use, users)}",
+                    file,
+                    int(line),
+                    "use",
+                )
+            )
+            continue
+        unknown = sorted(t for t in things if ("N", t) not in words)
+        missing = sorted(users[use] - things)
+        if unknown or missing:
+            problem = (
+                f"unknown N lemma {unknown[0]!r}{did_you_mean(unknown[0], [lemma for c, lemma in words if c == 'N'])}"
+                if unknown
+                else f"{', '.join(missing)} is used to {use!r} in properties: list it"
+            )
+            errors.append(LexiconError(problem, file, int(line), "able"))
+        able[use] = things
     out = []
+    reported: set[str] = set()
     for row in rows:
-        if row.get("relation") == "used_to" and len(users[row.get("value")]) == 1:
+        if row.get("relation") != "used_to":
+            continue
+        use = row.get("value")
+        if use not in able:
+            if use not in reported:
+                reported.add(use)
+                file, line = row.source.rsplit(":", 1)
+                errors.append(
+                    LexiconError(
+                        f"the use {use!r} has no row in uses (what else could do it)", file, int(line), "value"
+                    )
+                )
+            continue
+        if len(users[use]) == 1:
             _, top = _root(row.get("concept"), words)
             values = {
                 "concept": row.get("concept"),
-                "use": row.get("value"),
+                "use": use,
                 "key": property_key(row),
                 "top": top,
                 "classes": _classes(row.word("concept")),
+                "able": able[use],
             }
             out.append(FactRow(spec.name, row.fact_id, row.source, values, {"concept": row.word("concept")}))
-    return out, []
+    return out, errors
 
 
 def derive_relation_pairs(

@@ -48,7 +48,7 @@ class TableSpec:
 
     def inventory(self) -> FeatureInventory:
         """The columns as a feature inventory, so the constraint language can check formulas on rows."""
-        types = {"word": "text", "text": "text", "texts": "relation", "enum": "enum"}
+        types = {"word": "text", "text": "text", "texts": "relation", "enum": "enum", "formula": "text"}
         features = {
             name: Feature(name, types[c.type], frozenset({"ROW"}), c.values, c.doc, target="ROW")
             for name, c in self.columns.items()

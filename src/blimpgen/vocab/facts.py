@@ -16,6 +16,9 @@ Column types:
 * ``text``: free text (spaces allowed, no TAB).
 * ``texts``: comma-separated texts (a set).
 * ``enum``: one of ``values``.
+* ``formula``: a formula of the constraint language over noun features, without references
+  (``class=person,animal or force``), checked against the lexicon's features; a suite tests a
+  word against it with ``fits(slot.column)``.
 
 A table may name a ``key`` (columns whose values no two rows share) and ``unique`` columns.
 Derived tables (``derived:`` in facts.yaml) are computed from a written table by a function of
@@ -39,8 +42,10 @@ from typing import Any
 
 from blimpgen._yaml import load_yaml_text
 from blimpgen.errors import LexiconError, SpecError, SpecErrors, did_you_mean
+from blimpgen.vocab import query
 from blimpgen.vocab.fact_derivations import DERIVATIONS, FREQUENCY_ORDER
 from blimpgen.vocab.fact_rows import BaseWords, Column, FactRow, Facts, RowsAndErrors, TableSpec
+from blimpgen.vocab.features import FeatureInventory
 from blimpgen.vocab.lexeme import Word
 from blimpgen.vocab.lexicon import Lexicon
 
@@ -58,7 +63,7 @@ __all__ = [
     "shipped_fact_sources",
 ]
 
-COLUMN_TYPES = ("word", "text", "texts", "enum")
+COLUMN_TYPES = ("word", "text", "texts", "enum", "formula")
 MAX_REPORTED = 200
 _TABLE_KEYS = {"file", "doc", "key", "unique", "columns"}
 _COLUMN_KEYS = {"type", "doc", "category", "category_from", "values"}
@@ -167,8 +172,11 @@ def base_words(lexicon: Lexicon) -> BaseWords:
     return out
 
 
-def parse_table(spec: TableSpec, text: str, file: str, words: BaseWords) -> RowsAndErrors:
-    """The rows of one TSV table (a header row naming the columns, ``#`` comments), and every problem."""
+def parse_table(
+    spec: TableSpec, text: str, file: str, words: BaseWords, inventory: FeatureInventory | None = None
+) -> RowsAndErrors:
+    """The rows of one TSV table (a header row naming the columns, ``#`` comments), and every problem.
+    ``formula`` cells are checked against ``inventory`` (the lexicon's features) when it is given."""
     rows: list[FactRow] = []
     errors: list[SpecError] = []
     numbered = [
@@ -203,7 +211,7 @@ def parse_table(spec: TableSpec, text: str, file: str, words: BaseWords) -> Rows
             errors.append(LexiconError(f"{len(cells)} cells but {len(names)} columns", file, number, "row"))
             continue
         raw = dict(zip(names, cells))
-        values, row_words, problems = _check_row(spec, raw, words)
+        values, row_words, problems = _check_row(spec, raw, words, inventory)
         if problems:
             errors.extend(LexiconError(message, file, number, column) for column, message in problems)
             continue
@@ -227,7 +235,7 @@ def parse_table(spec: TableSpec, text: str, file: str, words: BaseWords) -> Rows
 
 
 def _check_row(
-    spec: TableSpec, raw: dict[str, str], words: BaseWords
+    spec: TableSpec, raw: dict[str, str], words: BaseWords, inventory: FeatureInventory | None
 ) -> tuple[dict[str, Any], dict[str, Word], list[tuple[str, str]]]:
     values: dict[str, Any] = {}
     row_words: dict[str, Word] = {}
@@ -248,6 +256,16 @@ def _check_row(
             if not all(parts):
                 problems.append((name, f"an empty item in {cell!r} (comma-separated)"))
             values[name] = frozenset(parts)
+        elif column.type == "formula":
+            try:
+                node = query.parse(cell)
+            except SpecError as exc:
+                problems.append((name, exc.message))
+            else:
+                found = query.check(node, inventory, None) if inventory is not None else []
+                if found:
+                    problems.append((name, f"{found[0]} (in {cell!r})"))
+            values[name] = cell
         elif column.type == "word":
             category = column.category or raw.get(column.category_from, "")
             word = words.get((category, cell))
@@ -300,7 +318,7 @@ def build_facts(schema: tuple[str, str], tables: Iterable[tuple[str, str]], lexi
         if spec.file not in texts:
             errors.append(LexiconError(f"table {spec.name}: its file {spec.file!r} is missing", schema[0]))
             continue
-        rows, problems = parse_table(spec, texts[spec.file][1], texts[spec.file][0], words)
+        rows, problems = parse_table(spec, texts[spec.file][1], texts[spec.file][0], words, lexicon.inventory)
         facts.tables[spec.name] = rows
         errors += problems
     for spec in specs.values():
