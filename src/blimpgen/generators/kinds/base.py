@@ -6,7 +6,8 @@ or ``None`` when no candidate fits, which the generator counts as that slot runn
 
 :class:`Selector` does the constraint work. Top-level conjuncts of a formula without references
 are evaluated once; the rest are evaluated per distinct value of the references they mention,
-and the filtered list is cached under that key. Words are uniform within a candidate list.
+and the filtered list is cached under that key. Words are uniform within a candidate list, except
+that words marked ``rare`` are drawn less often (:attr:`Selector.EVERYDAY_SHARE`).
 """
 
 from __future__ import annotations
@@ -110,6 +111,15 @@ class Selector:
     the base list are computed on first use (a worker process that samples the paradigm, not
     the parent that built every paradigm).
 
+    Everyday words first: when the candidates mix words marked ``rare`` (correct but rare,
+    exotic or of a marked register; see ``rare`` in ``features.yaml``) with unmarked ones, a pick
+    is made among the unmarked ones with probability :attr:`EVERYDAY_SHARE`, else among all
+    (one ``rng.random()`` decides, drawn only when the candidates mix both, so the pick stays
+    exact and seeded). A rare word is then drawn at ``1 - EVERYDAY_SHARE`` times its uniform
+    rate: it still appears, less often. The mark is a property of the lexeme and means the same
+    in every lexicon mode (a colorless sentence keeps its real words; a nonce lexicon samples
+    its pseudo-words as the default lexicon samples their lexemes).
+
     In a colorless lexicon (:mod:`blimpgen.vocab.modes`) the formula is relaxed first: its
     selectional restrictions and plausibility literals always hold.
 
@@ -124,6 +134,8 @@ class Selector:
     """
 
     REJECTION_DRAWS = 12
+    # Share of the picks among mixed candidates that are made among the words not marked rare.
+    EVERYDAY_SHARE = 0.85
 
     def __init__(self, lexicon: Lexicon, formula: str, slots: list[str], where: Callable[[str], SpecError]) -> None:
         node = checked_formula(lexicon, formula, slots, where)
@@ -142,6 +154,12 @@ class Selector:
         for conjunct in static:
             self.base_bits &= index.evaluate(conjunct, None)
         self.base: list[int] = index.positions(self.base_bits)
+        rare = index.present("rare")
+        # the base without its rare words, when it has both kinds (else no preference applies)
+        self.everyday_bits = self.base_bits & ~rare if self.base_bits & rare else self.base_bits
+        self.everyday: list[int] = (
+            index.positions(self.everyday_bits) if self.everyday_bits != self.base_bits else self.base
+        )
         refs = list(dict.fromkeys(ref for conjunct in dynamic for ref in query.refs(conjunct)))
         self._paths = [ref.path for ref in refs]
         self._dynamic = index.compile(("and", *dynamic), refs) if dynamic else None
@@ -167,16 +185,26 @@ class Selector:
         return [self.lexicon.words[i] for i in positions(bits)]
 
     def pick(self, rng: random.Random, bindings: Bindings) -> Word | None:
-        """A uniformly random candidate, or ``None`` when there is none."""
+        """A random candidate, or ``None`` when there is none: uniform among the everyday
+        candidates with probability :attr:`EVERYDAY_SHARE` when the candidates also hold rare
+        words, else uniform among all of them."""
         if not self._ready:
             self._prepare()
         words = self.lexicon.words
         base = self.base
         if self._dynamic is None:
-            return words[base[rng.randrange(len(base))]] if base else None
+            if not base:
+                return None
+            if self.everyday is not base and self.everyday and rng.random() < self.EVERYDAY_SHARE:
+                base = self.everyday
+            return words[base[rng.randrange(len(base))]]
         bits = self._bits(bindings)
         if not bits:
             return None
+        if self.everyday is not base:
+            everyday = bits & self.everyday_bits
+            if everyday and everyday != bits and rng.random() < self.EVERYDAY_SHARE:
+                bits, base = everyday, self.everyday
         if type(rng) is random.Random:
             # rng.randrange(len(base)) spelt out, as random.Random draws it (k-bit numbers until
             # one is below n; a test holds the two equal): most of a pick's time went to the call.
