@@ -76,9 +76,9 @@ def rare_share(selector: Selector, bindings: dict) -> float:
 @settings(max_examples=4, deadline=None)
 @given(seed=st.integers(0, 2**31))
 def test_selector_pick_prefers_everyday_words(formula: str, subject: dict, seed: int) -> None:
-    """A rare candidate is drawn at (1 - EVERYDAY_SHARE) times its uniform rate: the share of rare
-    words among the picks is (1 - EVERYDAY_SHARE) x their share among the candidates, within five
-    binomial standard deviations; every candidate stays reachable; a seed gives the same words."""
+    """A rare candidate weighs RARE_WEIGHT against an everyday one's 1: with a share s of rare
+    candidates, rare words make w s / (1 - s + w s) of the picks, within five binomial standard
+    deviations; every pick is a candidate; a seed gives the same words."""
     lexicon = load_lexicon()
     selector = Selector(lexicon, formula, ["subj"], where)
     bindings = {name: lexicon.filter(f"N and lemma={lemma} and number=sg")[0] for name, lemma in subject.items()}
@@ -87,7 +87,8 @@ def test_selector_pick_prefers_everyday_words(formula: str, subject: dict, seed:
     picks = 6000
     rng = random.Random(seed)
     words = [selector.pick(rng, bindings) for _ in range(picks)]
-    expected = (1 - Selector.EVERYDAY_SHARE) * share
+    weight = Selector.RARE_WEIGHT
+    expected = weight * share / (1 - share + weight * share)
     sigma = (expected * (1 - expected) / picks) ** 0.5
     drawn = sum(bool(w.get("rare")) for w in words) / picks
     assert abs(drawn - expected) < 5 * sigma, f"rare words drawn {drawn:.3f}, expected {expected:.3f}"

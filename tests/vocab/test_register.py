@@ -28,7 +28,7 @@ def test_register_mark_is_documented() -> None:
     assert feature.type == "bool"
     assert set(feature.categories) == {"N", "V", "A"}
     # the documented share is the sampler's
-    assert f"probability {Selector.EVERYDAY_SHARE}" in feature.doc
+    assert f"weighs {Selector.RARE_WEIGHT} against" in feature.doc
     assert "register_review.tsv" in feature.doc
 
 
