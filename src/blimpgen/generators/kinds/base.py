@@ -6,7 +6,8 @@ or ``None`` when no candidate fits, which the generator counts as that slot runn
 
 :class:`Selector` does the constraint work. Top-level conjuncts of a formula without references
 are evaluated once; the rest are evaluated per distinct value of the references they mention,
-and the filtered list is cached under that key. Words are uniform within a candidate list.
+and the filtered list is cached under that key. Words are uniform within a candidate list, except
+that words marked ``rare`` are drawn less often (:attr:`Selector.RARE_WEIGHT`).
 """
 
 from __future__ import annotations
@@ -110,6 +111,17 @@ class Selector:
     the base list are computed on first use (a worker process that samples the paradigm, not
     the parent that built every paradigm).
 
+    Everyday words first: when the candidates mix words marked ``rare`` (correct but rare,
+    exotic or of a marked register; see ``rare`` in ``features.yaml``) with unmarked ones, a rare
+    candidate weighs :attr:`RARE_WEIGHT` and an unmarked one 1: with E unmarked and R rare
+    candidates, one ``rng.random()`` picks the unmarked ones with probability E / (E + w R), else
+    the rare ones, and a uniform draw follows within the part picked. The extra draw is made only
+    when the candidates mix both kinds, so picks stay exact and seeded. A rare word then still
+    appears, w times as often as an unmarked word among the same candidates, and no unmarked word
+    gains more than the rare words' share lost. The mark is a property of the lexeme and means
+    the same in every lexicon mode (a colorless sentence keeps its real words; a nonce lexicon samples
+    its pseudo-words as the default lexicon samples their lexemes).
+
     In a colorless lexicon (:mod:`blimpgen.vocab.modes`) the formula is relaxed first: its
     selectional restrictions and plausibility literals always hold.
 
@@ -124,6 +136,8 @@ class Selector:
     """
 
     REJECTION_DRAWS = 12
+    # How often a word marked rare is drawn, relative to an unmarked word among the same candidates.
+    RARE_WEIGHT = 0.2
 
     def __init__(self, lexicon: Lexicon, formula: str, slots: list[str], where: Callable[[str], SpecError]) -> None:
         node = checked_formula(lexicon, formula, slots, where)
@@ -142,6 +156,15 @@ class Selector:
         for conjunct in static:
             self.base_bits &= index.evaluate(conjunct, None)
         self.base: list[int] = index.positions(self.base_bits)
+        rare = index.present("rare")
+        # the base's everyday and rare parts, when it has both kinds (else no preference applies)
+        self.rare_bits = self.base_bits & rare
+        self.everyday_bits = self.base_bits & ~rare
+        if self.rare_bits and self.everyday_bits:
+            self.everyday: list[int] = index.positions(self.everyday_bits)
+            self.rare: list[int] = index.positions(self.rare_bits)
+        else:
+            self.everyday = self.rare = self.base
         refs = list(dict.fromkeys(ref for conjunct in dynamic for ref in query.refs(conjunct)))
         self._paths = [ref.path for ref in refs]
         self._dynamic = index.compile(("and", *dynamic), refs) if dynamic else None
@@ -167,16 +190,30 @@ class Selector:
         return [self.lexicon.words[i] for i in positions(bits)]
 
     def pick(self, rng: random.Random, bindings: Bindings) -> Word | None:
-        """A uniformly random candidate, or ``None`` when there is none."""
+        """A random candidate, or ``None`` when there is none: uniform, except that a candidate
+        marked rare weighs :attr:`RARE_WEIGHT` against an unmarked one's 1."""
         if not self._ready:
             self._prepare()
         words = self.lexicon.words
         base = self.base
         if self._dynamic is None:
-            return words[base[rng.randrange(len(base))]] if base else None
+            if not base:
+                return None
+            if self.everyday is not base:
+                everyday, rare = len(self.everyday), len(self.rare)
+                base = self.everyday if rng.random() * (everyday + self.RARE_WEIGHT * rare) < everyday else self.rare
+            return words[base[rng.randrange(len(base))]]
         bits = self._bits(bindings)
         if not bits:
             return None
+        if self.everyday is not base:
+            everyday_bits = bits & self.everyday_bits
+            if everyday_bits and everyday_bits != bits:
+                everyday = everyday_bits.bit_count()
+                if rng.random() * (everyday + self.RARE_WEIGHT * (bits.bit_count() - everyday)) < everyday:
+                    bits, base = everyday_bits, self.everyday
+                else:
+                    bits, base = bits & self.rare_bits, self.rare
         if type(rng) is random.Random:
             # rng.randrange(len(base)) spelt out, as random.Random draws it (k-bit numbers until
             # one is below n; a test holds the two equal): most of a pick's time went to the call.
