@@ -19,9 +19,11 @@ from blimpgen.vocab.nonce import (
     pronounceable,
     pseudo_word,
     regular_plural,
+    renamed_lemmas,
     shipped_pool,
     usable,
 )
+from blimpgen.vocab.query import parse
 
 
 @cache
@@ -64,6 +66,22 @@ def test_nonce_keeps_features_but_not_irregular_forms() -> None:
             target = inventory[name].target
             renamed = {w.lemma for w in fake.category(target)}
             assert after.features[name] <= renamed and len(after.features[name]) == len(before.features[name])
+
+
+def test_nonce_lemma_lists_name_the_same_rows() -> None:
+    """A slot formula naming everyday lemmas (lemma=hire,meet) selects the same lexemes, renamed;
+    closed-class lemmas and lemmas no row has stay as they are."""
+    real, fake = load_lexicon(), nonce()
+    formula = "V and vform=bare and lemma=hire,meet,the,nosuchword"
+    node = renamed_lemmas(parse(formula), fake.lemma_aliases)
+    renamed = fake.filter_node(node)
+    assert len(renamed) == 2 and all(w.lemma not in ("hire", "meet") for w in renamed)
+    order = [lexeme.lemma for lexeme in real.lexemes]
+    assert sorted(order.index(lemma) for lemma in ("hire", "meet")) == sorted(
+        fake.lexemes.index(w.lexeme) for w in renamed
+    )
+    assert renamed_lemmas(parse("D and lemma=the"), fake.lemma_aliases) == parse("D and lemma=the")
+    assert real.lemma_aliases == {} and fake.filter("V and lemma=hire") == []
 
 
 def test_nonce_forms_are_regular() -> None:

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from blimpgen._io import describe_character, odd_character, read_text
@@ -41,9 +42,12 @@ class Lexicon:
     Attributes:
         mode: the lexicon mode (:mod:`blimpgen.vocab.modes`): ``default``; ``colorless`` (slot
             formulas drop their semantic literals); ``nonce`` (open-class words are pseudo-words).
+        lemma_aliases: in a nonce lexicon, each real open-class lemma's pseudo-words (slot
+            formulas that name lemmas are rewritten with them); empty otherwise.
     """
 
     mode: str = "default"
+    lemma_aliases: Mapping[str, tuple[str, ...]] = MappingProxyType({})
 
     def __init__(self, words: list[Word], inventory: FeatureInventory, fingerprint: str) -> None:
         self.words = words

@@ -3,10 +3,12 @@
 ``nonce_lexicon(lexicon, seed)`` renames each noun, verb, adjective and name to a pseudo-word
 (*blick*, *dorvel*, *plimish*, *Tavra*) and keeps every feature of the row (frames, verb classes,
 selectional restrictions, gender, mass, relations renamed along), so paradigms sample the same
-structures; only the words are unknown. Forms are regular: nouns take -s or -es, verbs -s, -ed
-and -ing by the spelling rules of :mod:`blimpgen.vocab.morphology` (irregular plurals and
-participles are dropped, so *mouse* becomes a regular noun). The assignment is stable per seed:
-the same seed gives every lexeme the same pseudo-word, in every paradigm.
+structures; only the words are unknown. A slot formula that names lemmas (``lemma=hire,meet``)
+names the same rows under their pseudo-words (:func:`renamed_lemmas`, applied by the sampler).
+Forms are regular: nouns take -s or -es, verbs -s, -ed and -ing by the spelling rules of
+:mod:`blimpgen.vocab.morphology` (irregular plurals and participles are dropped, so *mouse*
+becomes a regular noun). The assignment is stable per seed: the same seed gives every lexeme the
+same pseudo-word, in every paradigm.
 
 Pseudo-words come from a phonotactic grammar of English spelling (:data:`ONSETS`,
 :data:`SHORT_NUCLEI`, :data:`CODAS`, ...): one- or two-syllable stems (``onset nucleus coda`` or
@@ -25,11 +27,12 @@ from __future__ import annotations
 import hashlib
 import random
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from importlib import resources
+from typing import Any
 
-from blimpgen.vocab import morphology
+from blimpgen.vocab import morphology, query
 from blimpgen.vocab.lexeme import Lexeme, Word
 from blimpgen.vocab.lexicon import Lexicon, expand
 
@@ -294,7 +297,31 @@ def nonce_lexicon(lexicon: Lexicon, seed: int = 0) -> Lexicon:
     fingerprint = hashlib.sha256(f"{lexicon.fingerprint}:nonce:{seed}:{pool_hash.hexdigest()}".encode())
     nonce = Lexicon([_fresh(w) for w in words], lexicon.inventory, fingerprint.hexdigest()[:12])
     nonce.mode = "nonce"
+    aliases: dict[str, list[str]] = {}
+    for (_, lemma), word in names.items():
+        aliases.setdefault(lemma, []).append(word)
+    nonce.lemma_aliases = {lemma: tuple(words) for lemma, words in aliases.items()}
     return nonce
+
+
+def renamed_lemmas(node: query.Node, aliases: Mapping[str, tuple[str, ...]]) -> query.Node:
+    """``node`` with each lemma a ``lemma`` test names joined by its pseudo-words (``aliases``:
+    a nonce lexicon's ``lemma_aliases``), so that a list of everyday verbs selects the same rows
+    in the nonce lexicon as in the real one; references and closed-class lemmas stay as they are."""
+    kind = node[0]
+    if kind in ("and", "or"):
+        return (kind, *(renamed_lemmas(child, aliases) for child in node[1:]))
+    if kind == "not":
+        return ("not", renamed_lemmas(node[1], aliases))
+    if kind == "test" and node[1] == "lemma":
+        _, name, op, values = node
+        renamed: list[Any] = []
+        for value in values:
+            renamed.append(value)
+            if isinstance(value, str):
+                renamed.extend(aliases.get(value, ()))
+        return ("test", name, op, tuple(dict.fromkeys(renamed)))
+    return node
 
 
 def _fresh(word: Word) -> Word:

@@ -25,6 +25,7 @@ from blimpgen.vocab.index import nth_set_bit, positions
 from blimpgen.vocab.lexeme import Word
 from blimpgen.vocab.lexicon import Lexicon
 from blimpgen.vocab.modes import relax
+from blimpgen.vocab.nonce import renamed_lemmas
 
 Bindings = dict[str, Any]
 
@@ -123,7 +124,8 @@ class Selector:
     its pseudo-words as the default lexicon samples their lexemes).
 
     In a colorless lexicon (:mod:`blimpgen.vocab.modes`) the formula is relaxed first: its
-    selectional restrictions and plausibility literals always hold.
+    selectional restrictions and plausibility literals always hold. In a nonce lexicon the lemmas
+    it names are joined by their pseudo-words (:func:`blimpgen.vocab.nonce.renamed_lemmas`).
 
     Args:
         lexicon: the lexicon to select from.
@@ -143,6 +145,8 @@ class Selector:
         node = checked_formula(lexicon, formula, slots, where)
         if lexicon.mode == "colorless":  # selectional restrictions and plausibility always hold
             node = relax(node)
+        elif lexicon.mode == "nonce":  # a list of lemmas names the same rows by their pseudo-words
+            node = renamed_lemmas(node, lexicon.lemma_aliases)
         self.formula = formula
         self.lexicon = lexicon
         self.node = node
