@@ -11,7 +11,7 @@ from tests.cli.test_author_cli import run
 def test_lexicon_mode_cli_gen_records_the_mode(tmp_path: Path) -> None:
     out = tmp_path / "npi.jsonl"
     code, output = run(
-        "gen", "-p", "npi_present_1", "-n", "5", "--seed", "2", "--lexicon-mode", "nonce", "-o", str(out)
+        "gen", "-p", "npi_present_2", "-n", "5", "--seed", "2", "--lexicon-mode", "nonce", "-o", str(out)
     )
     assert code == 0, output
     records = [json.loads(line) for line in out.read_text().splitlines()]
@@ -33,8 +33,8 @@ def test_lexicon_mode_cli_all_skips_refusing_paradigms(tmp_path: Path) -> None:
     assert code == 0, output
     assert len(list(tmp_path.glob("*.jsonl"))) == 65
     code, output = run("gen", "--all", "-n", "1", "--lexicon-mode", "nonce", "--out-dir", str(tmp_path / "n"))
-    assert code == 0 and "skipped 44 that refuse --lexicon-mode nonce" in output, output
-    assert len(list((tmp_path / "n").glob("*.jsonl"))) == 23
+    assert code == 0 and "skipped 51 that refuse --lexicon-mode nonce" in output, output
+    assert len(list((tmp_path / "n").glob("*.jsonl"))) == 16
 
 
 def test_lexicon_mode_cli_show_previews_the_mode() -> None:

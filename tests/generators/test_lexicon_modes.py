@@ -62,7 +62,7 @@ def test_modes_table_decides_every_shipped_paradigm() -> None:
     assert table.decided == set(shipped()) | set(designs()), "add the new paradigm to grammar/lexicon_modes.yaml"
     for mode, refusals in table.refusals.items():
         assert set(refusals) <= table.decided, mode
-    assert len(supporting("colorless")) == 65 and len(supporting("nonce")) == 23
+    assert len(supporting("colorless")) == 65 and len(supporting("nonce")) == 16
 
 
 @pytest.mark.parametrize(
@@ -150,8 +150,8 @@ def test_modes_refusal_is_one_clear_line(mode: str, uid: str) -> None:
     message = str(caught.value)
     assert message == f"{uid} refuses --lexicon-mode {mode}: {mode_table().refusal(uid, mode)}"
     assert "\n" not in message
-    sources, skipped = build_in_mode(catalog(), [uid, "npi_present_1"], mode, 0, skip_refused=True)
-    assert [s.uid for s in sources] == ["npi_present_1"] and skipped[0][0] == uid
+    sources, skipped = build_in_mode(catalog(), [uid, "npi_present_2"], mode, 0, skip_refused=True)
+    assert [s.uid for s in sources] == ["npi_present_2"] and skipped[0][0] == uid
 
 
 @pytest.mark.parametrize("mode", ["colorless", "nonce"])
@@ -182,8 +182,8 @@ def test_modes_probe_suites_refuse_modes() -> None:
 
 
 def test_modes_nonce_is_stable_per_seed() -> None:
-    first = [p.sentence_good for p, _ in pairs_in_mode("npi_present_1", "nonce", 3, 10)[1]]
-    again = [p.sentence_good for p, _ in pairs_in_mode("npi_present_1", "nonce", 3, 10)[1]]
-    other = [p.sentence_good for p, _ in pairs_in_mode("npi_present_1", "nonce", 4, 10)[1]]
+    first = [p.sentence_good for p, _ in pairs_in_mode("npi_present_2", "nonce", 3, 10)[1]]
+    again = [p.sentence_good for p, _ in pairs_in_mode("npi_present_2", "nonce", 3, 10)[1]]
+    other = [p.sentence_good for p, _ in pairs_in_mode("npi_present_2", "nonce", 4, 10)[1]]
     assert first == again and first != other
     assert mode_lexicon(catalog().lexicon, "nonce", 3) is mode_lexicon(catalog().lexicon, "nonce", 3)

@@ -191,3 +191,29 @@ def test_fragments_old_parameter_names_still_read_and_located(tmp_path: Path) ->
     (tmp_path / "bad" / "s.yaml").write_text(bad)
     with pytest.raises(SpecErrors, match=r"s.yaml:7: slots.subj.head: .*nosuchfeature"):
         Catalog((str(tmp_path / "bad"),)).build(["s"])
+
+
+def test_fragments_slots_come_first_and_the_spec_s_own_win(tmp_path: Path) -> None:
+    """A fragment's slots are merged like its formulas: before the spec's own (so the spec may
+    refer to them), a slot the spec names itself winning, and a slot two fragments set an error."""
+    (tmp_path / "_who.yaml").write_text(
+        'slots:\n  who: {kind: choice, values: [{doer: "N and human"}, {doer: "PN"}]}\n'
+        "  unused: {kind: choice, values: [a]}\n"
+    )
+    text = SPELLED.format(uid="x").replace('"(N and (human or domestic=pet)) or PN"', '"fits(who.doer)"')
+    text = text.replace("slots:", "include: [who]\nslots:\n  unused: {kind: choice, values: [b]}")
+    text = text.replace('good: "{{ subj }}', 'good: "{{ unused }} {{ subj }}').replace(
+        'bad: "{{ verb }}', 'bad: "{{ unused }} {{ verb }}'
+    )
+    spec = tmp_path / "x.yaml"
+    spec.write_text(text)
+    loaded = load_spec_file(spec).spec
+    assert list(loaded.slots) == ["who", "unused", "subj", "verb"]
+    assert loaded.slots["unused"]["values"] == ["b"]
+    pairs = generated(tmp_path, "x", 10)
+    assert all(p["sentence_good"].startswith("B ") for p in pairs)
+    (tmp_path / "_again.yaml").write_text("slots:\n  who: {kind: choice, values: [c]}\n")
+    spec.write_text(text.replace("include: [who]", "include: [who, again]"))
+    with pytest.raises(SpecErrors) as info:
+        load_spec_file(spec)
+    assert "slot 'who' is set by both" in str(info.value)

@@ -14,7 +14,9 @@ spec discovery): any keys but ``uid``, including its own ``include:``. ``include
 looks for it in the spec's folder, then at the top of the folder the spec was found under, then
 in blimpgen's shipped ``grammar/`` folder. The spec's own keys win over a fragment's (as
 lm-evaluation-harness's ``include`` does); ``formulas:`` are merged by name, the spec's own
-winning; a key or formula set by two fragments is an error, and so is a fragment that includes
+winning, and so are ``slots:``, the fragments' slots coming first (so the spec's slots may
+refer to them: a fragment's ``scene`` slot, then the spec's ``verb: ... fits(scene.doing)``); a
+key, formula or slot set by two fragments is an error, and so is a fragment that includes
 itself. Keys taken from a fragment keep its file and lines in errors.
 
 ``@name`` anywhere in a string parameter of a slot (top level or in a branch) becomes
@@ -125,6 +127,9 @@ def merge_includes(
     formulas = raw.get("formulas", {})
     if not isinstance(formulas, dict):
         return [], [table.error(("formulas",), "formulas must be a mapping of name: query")]
+    own_slots = raw.get("slots", {})
+    merge_slots = isinstance(own_slots, dict)
+    slots: dict[Any, Any] = {}  # the fragments' slots, in order; the spec's own follow
     errors = _formula_problems(formulas, table, ("formulas",))
     fragments: list[Fragment] = []
     taken: dict[tuple[str, ...], str] = {}  # ("key",) or ("formulas", name) -> fragment file
@@ -163,6 +168,20 @@ def merge_includes(
                         formulas[formula] = query
                         table.adopt(("formulas", formula), fragment.table.owner(("formulas", formula)))
                 continue
+            if key == "slots" and isinstance(value, dict) and merge_slots:
+                for slot, body in value.items():
+                    if ("slots", slot) in taken:
+                        errors.append(
+                            table.error(
+                                ("include", index),
+                                f"slot {slot!r} is set by both {taken['slots', slot]} and {fragment.file}",
+                            )
+                        )
+                    taken["slots", slot] = fragment.file
+                    if slot not in own_slots and slot not in slots:
+                        slots[slot] = body
+                        table.adopt(("slots", slot), fragment.table.owner(("slots", slot)))
+                continue
             if (key,) in taken:
                 errors.append(
                     table.error(("include", index), f"key {key!r} is set by both {taken[key,]} and {fragment.file}")
@@ -173,6 +192,8 @@ def merge_includes(
                 table.adopt((key,), fragment.table.owner((key,)))
     if formulas:
         raw["formulas"] = formulas
+    if slots:
+        raw["slots"] = {**slots, **own_slots}
     return fragments, errors
 
 
