@@ -97,6 +97,9 @@ class FeatureIndex:
         self._positions: dict[int, list[int]] = {}
         self._columns: dict[str, _Columns] = {}
 
+    def prepare(self) -> None:
+        """Build the bitsets of every feature's values now (see :meth:`Lexicon.prepare`)."""
+
     def values(self, feature: str) -> tuple[dict[Any, int], int]:
         """(value -> bitset of words with it, bitset of words lacking the feature)."""
         found = self._values.get(feature)

@@ -73,6 +73,11 @@ class Lexicon:
             self._index = FeatureIndex(self.words, self.categories, flags)
         return self._index
 
+    def prepare(self) -> None:
+        """Build now what sampling would build on first use (the index), so that processes forked
+        from this one share it instead of each building its own."""
+        self.index.prepare()
+
     def _formulas(self) -> Iterable[str]:
         for w in self.words:
             for name, value in w.lexeme.features.items():
