@@ -298,5 +298,5 @@ def nonce_lexicon(lexicon: Lexicon, seed: int = 0) -> Lexicon:
 
 
 def _fresh(word: Word) -> Word:
-    """A copy a new lexicon can number (positions and signatures are per lexicon)."""
+    """A copy a new lexicon can number (positions are per lexicon)."""
     return Word(word.id, word.text, word.lexeme, word.features)
