@@ -2,21 +2,28 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
+import types
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from blimpgen._io import atomic_writer
 from blimpgen.errors import GenerationError
+from blimpgen.generators import pool
 from blimpgen.generators.catalog import Catalog
 from blimpgen.generators.generate import write_outputs
-from blimpgen.generators.pool import can_fork, default_jobs
+from blimpgen.generators.pool import can_fork, default_jobs, write_files
 
 pytestmark = pytest.mark.skipif(not can_fork(), reason="generation workers are forked on Linux only")
 
@@ -97,26 +104,28 @@ def test_pool_raises_the_serial_runs_error(catalog: Catalog, tmp_path: Path) -> 
     assert (parallel.file, parallel.line) == (serial.file, serial.line)
 
 
+CLI = [sys.executable, "-c", "from blimpgen.cli import main; main()"]
+
+
 def run_cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-c", "from blimpgen.cli import main; main()", *args],
+        [*CLI, *args],
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=120,
     )
 
 
-def test_pool_cli_all_paradigms_same_bytes_with_any_jobs(tmp_path: Path) -> None:
-    runs = {}
-    for jobs in ("1", "2"):
-        result = run_cli("gen", "--all", "-n", "15", "--seed", "3", "--out-dir", str(tmp_path / jobs), "--jobs", jobs)
-        assert result.returncode == 0, result.stderr
-        runs[jobs] = (files_of(tmp_path / jobs), result.stderr.replace(str(tmp_path / jobs), "OUT"))
-    assert runs["1"] == runs["2"] and len(runs["1"][0]) > 60
-
-
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
-def test_pool_killed_parent_leaves_no_partial_file_nor_worker(tmp_path: Path, sig: signal.Signals) -> None:
+@pytest.mark.parametrize(
+    ("sig", "group"),
+    [
+        pytest.param(signal.SIGINT, False, id="SIGINT-parent"),
+        pytest.param(signal.SIGINT, True, id="SIGINT-group"),
+        pytest.param(signal.SIGTERM, False, id="SIGTERM-parent"),
+    ],
+)
+def test_pool_killed_parent_leaves_no_partial_file_nor_worker(tmp_path: Path, sig: signal.Signals, group: bool) -> None:
+    """SIGINT or SIGTERM to the parent, or Ctrl-C to the whole process group (the workers ignore it)."""
     out = tmp_path / "out"
     process = subprocess.Popen(
         [
@@ -139,6 +148,7 @@ def test_pool_killed_parent_leaves_no_partial_file_nor_worker(tmp_path: Path, si
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        start_new_session=group,
     )
     try:
         deadline = time.monotonic() + 120
@@ -147,7 +157,10 @@ def test_pool_killed_parent_leaves_no_partial_file_nor_worker(tmp_path: Path, si
             time.sleep(0.05)
         workers = children_of(process.pid)
         assert len(workers) >= 2
-        process.send_signal(sig)
+        if group:
+            os.killpg(process.pid, sig)
+        else:
+            process.send_signal(sig)
         _, stderr = process.communicate(timeout=60)
     finally:
         if process.poll() is None:
@@ -173,19 +186,193 @@ def children_of(pid: int) -> list[int]:
     return found
 
 
-def _sleep_for_ever() -> None:
-    time.sleep(600)
+# ---------------------------------------------------------------- workers that die or hang
+#
+# write_files is given a ``write`` of the test's own (the workers are forked, so it need not
+# pickle): it writes through the atomic writer as generation does, and dies, hangs or fails
+# where the test says. Each run is guarded by an alarm: a hang fails the test instead of
+# hanging the suite.
 
 
-def test_pool_finished_run_ends_a_worker_that_does_not_exit(monkeypatch) -> None:
-    """A worker stuck after the last result (on a lock a dead worker held) cannot hang the run."""
-    import multiprocessing
-    import types
+class Hung(Exception):
+    pass
 
-    from blimpgen.generators import pool as pool_module
 
-    monkeypatch.setattr(pool_module, "JOIN_GRACE", 0.2)
-    stuck = multiprocessing.get_context("fork").Process(target=_sleep_for_ever)
-    stuck.start()
-    pool_module._join_workers(types.SimpleNamespace(_pool=[stuck]))
-    assert not stuck.is_alive()
+@contextlib.contextmanager
+def within(seconds: int) -> Iterator[None]:
+    """Fail with :class:`Hung` when the block runs longer than ``seconds``."""
+
+    def alarm(signum: int, frame: object) -> None:
+        raise Hung(f"still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def fake_files(folder: Path, stems: str) -> list[tuple[str, Any, Path]]:
+    return [(stem, types.SimpleNamespace(), folder / f"{stem}.jsonl") for stem in stems]
+
+
+def dying_write(victim: str, how: str) -> Callable[[Any, int, int, Path | None], int]:
+    """A ``write`` that writes a few lines of each file, and for ``victim`` dies halfway."""
+
+    def write(source: Any, n: int, seed: int, target: Path | None) -> int:
+        assert target is not None
+        with atomic_writer(target) as handle:
+            handle.write(f"{target.stem} {seed}\n" * n)
+            handle.flush()
+            if target.stem == victim or victim == "*":
+                (target.parent / f"{target.stem}.pid").write_text(str(os.getpid()))
+                if how == "SIGKILL":
+                    os.kill(os.getpid(), signal.SIGKILL)
+                elif how == "exit":
+                    os._exit(3)
+                elif how == "hang":  # deaf to SIGTERM: only SIGKILL ends it
+                    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+                    time.sleep(600)
+                elif how == "bug":
+                    raise ZeroDivisionError("a bug in the worker")
+            time.sleep(0.05)
+        return n
+
+    return write
+
+
+def leftovers(folder: Path) -> list[str]:
+    return sorted(path.name for path in folder.iterdir() if path.name.endswith(".part"))
+
+
+def gone(pid_file: Path) -> bool:
+    """Whether the process that wrote its pid to ``pid_file`` has exited (and been reaped)."""
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 10
+    while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not Path(f"/proc/{pid}").exists()
+
+
+@pytest.mark.parametrize("victim", ["a", "c", "f"])
+@pytest.mark.parametrize(("how", "expected"), [("SIGKILL", "was killed by SIGKILL"), ("exit", "exited with status 3")])
+def test_pool_worker_that_dies_fails_its_file_cleanly(tmp_path: Path, victim: str, how: str, expected: str) -> None:
+    files = fake_files(tmp_path, "abcdef")
+    counts: list[int] = []
+    with within(60), pytest.raises(GenerationError) as caught:
+        for count in write_files(files, 3, 7, 2, dying_write(victim, how)):
+            counts.append(count)
+    message = str(caught.value)
+    assert message.startswith(f"{victim}: the worker process generating it {expected}") and "\n" not in message
+    before = "abcdef".index(victim)
+    assert counts == [3] * before  # every file before the dead one was reported, in order
+    for stem in "abcdef"[:before]:
+        assert (tmp_path / f"{stem}.jsonl").read_text() == f"{stem} 7\n" * 3
+    assert not (tmp_path / f"{victim}.jsonl").exists() and leftovers(tmp_path) == []
+    assert gone(tmp_path / f"{victim}.pid")
+
+
+def test_pool_every_worker_killed_still_ends_with_the_first_files_error(tmp_path: Path) -> None:
+    files = fake_files(tmp_path, "abcd")
+    with within(60), pytest.raises(GenerationError, match=r"^a: the worker process generating it was killed"):
+        list(write_files(files, 2, 0, 3, dying_write("*", "SIGKILL")))
+    assert leftovers(tmp_path) == [] and not list(tmp_path.glob("*.jsonl"))
+
+
+def test_pool_worker_deaf_to_sigterm_is_killed_when_the_run_stops(tmp_path: Path, monkeypatch) -> None:
+    """Another file fails while a worker hangs ignoring SIGTERM: the run still ends, promptly."""
+    monkeypatch.setattr(pool, "JOIN_GRACE", 0.5)
+    files = fake_files(tmp_path, "ab")
+
+    def write(source: Any, n: int, seed: int, target: Path | None) -> int:
+        assert target is not None
+        if target.stem == "a":
+            deadline = time.monotonic() + 30
+            while not (tmp_path / "b.pid").exists() and time.monotonic() < deadline:
+                time.sleep(0.02)  # b is hanging now
+            raise GenerationError("a failed", "a.yaml", 3)
+        return dying_write("b", "hang")(source, n, seed, target)
+
+    started = time.monotonic()
+    with within(30), pytest.raises(GenerationError, match=r"^a\.yaml:3: a failed$"):
+        list(write_files(files, 2, 0, 2, write))
+    assert time.monotonic() - started < 15
+    assert gone(tmp_path / "b.pid") and leftovers(tmp_path) == []
+
+
+def test_pool_worker_bug_is_raised_with_its_remote_traceback(tmp_path: Path) -> None:
+    with within(60), pytest.raises(ZeroDivisionError) as caught:
+        list(write_files(fake_files(tmp_path, "abc"), 1, 0, 2, dying_write("b", "bug")))
+    cause = caught.value.__cause__
+    assert isinstance(cause, pool.RemoteTraceback) and "in write" in str(cause) and "a bug" in str(cause)
+    assert leftovers(tmp_path) == [] and not (tmp_path / "b.jsonl").exists()
+
+
+def test_pool_abandoned_run_stops_its_workers(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(pool, "JOIN_GRACE", 0.5)
+    files = fake_files(tmp_path, "abcdefgh")
+    with within(60):
+        run = write_files(files, 1, 0, 2, dying_write("c", "hang"))
+        assert next(run) == 1
+        while not (tmp_path / "c.pid").exists():
+            time.sleep(0.02)
+        run.close()  # the caller stops reading: GeneratorExit in write_files
+    assert gone(tmp_path / "c.pid") and leftovers(tmp_path) == []
+
+
+def test_pool_many_runs_in_a_row_never_hang(catalog: Catalog, tmp_path: Path) -> None:
+    """Start and stop a pool many times (the old pool hung once in a while, under load)."""
+    sources = catalog.build()
+    write_outputs(sources, 3, 5, out_dir=tmp_path / "serial", progress=False, jobs=1)
+    expected = files_of(tmp_path / "serial")
+    for attempt in range(12):
+        out = tmp_path / f"run{attempt}"
+        with within(120):
+            write_outputs(sources, 3, 5, out_dir=out, progress=False, jobs=2 + attempt % 3)
+        assert files_of(out) == expected, attempt
+
+
+def test_pool_cli_gen_all_jobs_2_in_a_loop(tmp_path: Path) -> None:
+    """``gen --all --jobs 2`` again and again, each run under a timeout (:func:`run_cli`): the
+    bytes and the report lines of ``--jobs 1`` every time."""
+    runs = []
+    for attempt, jobs in enumerate(["1", "2", "2", "2"]):
+        out = tmp_path / str(attempt)
+        result = run_cli("gen", "--all", "-n", "20", "--seed", "3", "--out-dir", str(out), "--jobs", jobs)
+        assert result.returncode == 0, result.stderr
+        runs.append((files_of(out), result.stderr.replace(str(out), "OUT")))
+    assert all(run == runs[0] for run in runs) and len(runs[0][0]) > 60
+
+
+def test_pool_cli_worker_killed_from_outside(tmp_path: Path) -> None:
+    """SIGKILL to one worker of ``gen --all``: one line naming the file it was writing, exit 1,
+    no temporary file left, the other worker ended too."""
+    out = tmp_path / "out"
+    process = subprocess.Popen(
+        [*CLI, "gen", "--all", "-n", "100000", "--out-dir", str(out), "--quiet", "--jobs", "2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while len(list(out.glob(".*.part"))) < 2:  # both workers are writing
+            assert process.poll() is None and time.monotonic() < deadline, "the workers never started writing"
+            time.sleep(0.05)
+        workers = children_of(process.pid)
+        assert len(workers) == 2
+        os.kill(workers[0], signal.SIGKILL)
+        _, stderr = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 1, stderr
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in stderr, stderr
+    found = re.fullmatch(r"error: (\w+): the worker process generating it was killed by SIGKILL .*", lines[0])
+    assert found, lines[0]
+    assert not (out / f"{found.group(1)}.jsonl").exists() and leftovers(out) == []
+    assert not any(Path(f"/proc/{pid}").exists() for pid in workers)

@@ -136,3 +136,35 @@ def test_index_values_fast_paths_equal_the_word_by_word_scan(relations_lexicon) 
     for feature in [*lx.inventory.features, "category", "lemma", "text", "id", "no_such_feature"]:
         assert fast.values(feature) == plain.values(feature)
         assert list(fast.values(feature)[0]) == list(plain.values(feature)[0])
+
+
+def test_index_prepared_equals_built_on_first_use(relations_lexicon) -> None:
+    """``prepare`` (one pass over the words, before generation forks its workers) builds the same
+    bitsets, in the same order, and the same takes tables as asking feature by feature."""
+    from blimpgen.vocab.index import FeatureIndex
+
+    lx = relations_lexicon
+    prepared = FeatureIndex(lx.words, lx.categories, lx.index.bool_features)
+    prepared.prepare(takes=["arg1", "arg2"])
+    lazy = FeatureIndex(lx.words, lx.categories, lx.index.bool_features)
+    assert prepared._values, "prepare built nothing"
+    for feature in [*lx.inventory.features, *prepared._values, "category", "lemma", "no_such_feature"]:
+        assert prepared.values(feature) == lazy.values(feature), feature
+        assert list(prepared.values(feature)[0]) == list(lazy.values(feature)[0]), feature
+    for feature in ("arg1", "arg2"):
+        assert feature in prepared._columns
+        for word in lx.words:
+            assert prepared._takes_bits(feature, word) == lazy._takes_bits(feature, word)
+
+
+def test_index_prepared_shipped_lexicon_equals_built_on_first_use() -> None:
+    from blimpgen.vocab import load_lexicon
+    from blimpgen.vocab.index import FeatureIndex
+
+    lx = load_lexicon()
+    prepared = FeatureIndex(lx.words, lx.categories, lx.index.bool_features)
+    prepared.prepare()
+    lazy = FeatureIndex(lx.words, lx.categories, lx.index.bool_features)
+    assert len(prepared._values) > 50
+    for feature in prepared._values:
+        assert prepared.values(feature) == lazy.values(feature), feature

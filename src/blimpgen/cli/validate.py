@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -45,6 +47,60 @@ def _uid_shares(ctx: click.Context, param: click.Parameter, values: tuple[str, .
     return shares
 
 
+# Options several commands share (the help says what each command does with the option).
+Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+
+
+def batch_option(help: str) -> Decorator:
+    """``--batch FOLDER``: an existing batch folder, passed as ``batch_folder``."""
+    return click.option(
+        "--batch",
+        "batch_folder",
+        required=True,
+        type=click.Path(exists=True, file_okay=False, path_type=Path),
+        help=help,
+    )
+
+
+def results_options(help: str) -> Decorator:
+    """``--results CSV`` (repeatable) and more results files as arguments after it."""
+
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        command = click.argument("more_results", nargs=-1, type=click.Path(exists=True, path_type=Path))(command)
+        return click.option(
+            "--results",
+            "results",
+            required=True,
+            multiple=True,
+            type=click.Path(exists=True, path_type=Path),
+            help=help,
+        )(command)
+
+    return decorate
+
+
+def out_option(help: str, folder: bool) -> Decorator:
+    """``-o/--out``: the folder (``folder``) or the file to write."""
+    kind = OutputPath(file_okay=False, path_type=Path) if folder else OutputPath(dir_okay=False, path_type=Path)
+    return click.option("-o", "--out", required=True, type=kind, help=help)
+
+
+def min_seconds_option(help: str) -> Decorator:
+    return click.option("--min-seconds", type=float, default=None, help=help)
+
+
+RESULTS_CSV_OUT = out_option("Results CSV to write (MTurk format).", folder=False)
+FORCE_OPTION = click.option("--force", is_flag=True, help="Replace an existing batch in the output folder.")
+
+
+def echo_posted(posted: Path, batch_folder: Path, production: bool) -> None:
+    """What ``validate batch --post`` and ``validate post`` say once the HITs are up."""
+    click.echo(
+        f"posted to {'production' if production else 'the sandbox'}; HIT ids in {posted}; "
+        f"run `blimpgen validate advance --batch {batch_folder}` until every replica is up"
+    )
+
+
 @click.group("validate")
 def validate_group() -> None:
     """Human validation on Mechanical Turk: batches, simulated results and the agreement analysis."""
@@ -57,9 +113,7 @@ def validate_group() -> None:
     type=click.Path(exists=True, path_type=Path),
     help="Generated pairs: a BLiMP-schema JSONL file or a folder of <UID>.jsonl files.",
 )
-@click.option(
-    "-o", "--out", required=True, type=OutputPath(file_okay=False, path_type=Path), help="Batch folder to write."
-)
+@out_option("Batch folder to write.", folder=True)
 @click.option("--pairs-per-paradigm", default=5, show_default=True, help="Pairs sampled at random from each paradigm.")
 @click.option("--judgments", default=20, show_default=True, help="Workers who judge each pair.")
 @click.option("--items-per-hit", default=10, show_default=True, help="Real pairs per HIT (plus one attention check).")
@@ -94,7 +148,7 @@ def validate_group() -> None:
     "--post", is_flag=True, help="Post the HITs with boto3 (implies --questions; sandbox unless --production)."
 )
 @click.option("--production", is_flag=True, help="With --post: use the real marketplace and real money.")
-@click.option("--force", is_flag=True, help="Replace an existing batch in the output folder.")
+@FORCE_OPTION
 def batch_command(
     data: Path,
     out: Path,
@@ -150,34 +204,14 @@ def batch_command(
     if post:
         from blimpgen.validate.mturk import post_batch
 
-        posted = post_batch(out, sandbox=not production)
-        click.echo(
-            f"posted to {'production' if production else 'the sandbox'}; HIT ids in {posted}; "
-            f"run `blimpgen validate advance --batch {out}` until every replica is up"
-        )
+        echo_posted(post_batch(out, sandbox=not production), out, production)
 
 
 @validate_group.command("ingest")
-@click.option(
-    "--batch",
-    "batch_folder",
-    required=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    help="The batch folder the HITs were made from.",
-)
-@click.option(
-    "--results",
-    "results",
-    required=True,
-    multiple=True,
-    type=click.Path(exists=True, path_type=Path),
-    help="MTurk results CSV; repeat the option or list more files after it.",
-)
-@click.argument("more_results", nargs=-1, type=click.Path(exists=True, path_type=Path))
-@click.option("-o", "--out", required=True, type=OutputPath(file_okay=False, path_type=Path), help="Report folder.")
-@click.option(
-    "--min-seconds", type=float, default=None, help="Exclude assignments faster than this [default: 2 s per item]."
-)
+@batch_option("The batch folder the HITs were made from.")
+@results_options("MTurk results CSV; repeat the option or list more files after it.")
+@out_option("Report folder.", folder=True)
+@min_seconds_option("Exclude assignments faster than this [default: 2 s per item].")
 @click.option(
     "--pass-fraction",
     default="4/5",
@@ -220,36 +254,11 @@ def ingest_command(
 
 
 @validate_group.command("repost")
-@click.option(
-    "--batch",
-    "batch_folder",
-    required=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    help="The batch (or earlier top-up) the results belong to.",
-)
-@click.option(
-    "--results",
-    "results",
-    required=True,
-    multiple=True,
-    type=click.Path(exists=True, path_type=Path),
-    help="Every MTurk results CSV so far; repeat the option or list more files after it.",
-)
-@click.argument("more_results", nargs=-1, type=click.Path(exists=True, path_type=Path))
-@click.option(
-    "-o",
-    "--out",
-    required=True,
-    type=OutputPath(file_okay=False, path_type=Path),
-    help="Top-up batch folder to write (same format as a batch).",
-)
-@click.option(
-    "--min-seconds",
-    type=float,
-    default=None,
-    help="Exclude assignments faster than this, as in ingest [default: 2 s per item].",
-)
-@click.option("--force", is_flag=True, help="Replace an existing batch in the output folder.")
+@batch_option("The batch (or earlier top-up) the results belong to.")
+@results_options("Every MTurk results CSV so far; repeat the option or list more files after it.")
+@out_option("Top-up batch folder to write (same format as a batch).", folder=True)
+@min_seconds_option("Exclude assignments faster than this, as in ingest [default: 2 s per item].")
+@FORCE_OPTION
 def repost_command(
     batch_folder: Path,
     results: tuple[Path, ...],
@@ -277,20 +286,8 @@ def repost_command(
 
 
 @validate_group.command("simulate")
-@click.option(
-    "--batch",
-    "batch_folder",
-    required=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    help="The batch folder to simulate.",
-)
-@click.option(
-    "-o",
-    "--out",
-    required=True,
-    type=OutputPath(dir_okay=False, path_type=Path),
-    help="Results CSV to write (MTurk format).",
-)
+@batch_option("The batch folder to simulate.")
+@RESULTS_CSV_OUT
 @click.option("--workers", default=40, show_default=True, help="Workers in the pool.")
 @click.option("--accuracy", default=0.9, show_default=True, help="Mean accuracy of attentive workers.")
 @click.option("--accuracy-spread", default=0.05, show_default=True, help="Per-worker accuracy offset, +/- this.")
@@ -344,33 +341,17 @@ def simulate_command(
 
 
 @validate_group.command("post")
-@click.option(
-    "--batch",
-    "batch_folder",
-    required=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    help="A batch or top-up with questions/*.xml.",
-)
+@batch_option("A batch or top-up with questions/*.xml.")
 @click.option("--production", is_flag=True, help="Use the real marketplace and real money (default: sandbox).")
 def post_command(batch_folder: Path, production: bool) -> None:
     """Post a batch or top-up with boto3: exclusions and each list's first replica (needs boto3)."""
     from blimpgen.validate.mturk import post_batch
 
-    posted = post_batch(batch_folder, sandbox=not production)
-    click.echo(
-        f"posted to {'production' if production else 'the sandbox'}; HIT ids in {posted}; "
-        f"run `blimpgen validate advance --batch {batch_folder}` until every replica is up"
-    )
+    echo_posted(post_batch(batch_folder, sandbox=not production), batch_folder, production)
 
 
 @validate_group.command("advance")
-@click.option(
-    "--batch",
-    "batch_folder",
-    required=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    help="A batch posted with --post.",
-)
+@batch_option("A batch posted with --post.")
 def advance_command(batch_folder: Path) -> None:
     """Grant each list's exclusion to its workers and post a list's next replica once its last is done (needs boto3).
 
@@ -383,20 +364,8 @@ def advance_command(batch_folder: Path) -> None:
 
 
 @validate_group.command("fetch")
-@click.option(
-    "--batch",
-    "batch_folder",
-    required=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    help="A batch posted with --post.",
-)
-@click.option(
-    "-o",
-    "--out",
-    required=True,
-    type=OutputPath(dir_okay=False, path_type=Path),
-    help="Results CSV to write (MTurk format).",
-)
+@batch_option("A batch posted with --post.")
+@RESULTS_CSV_OUT
 def fetch_command(batch_folder: Path, out: Path) -> None:
     """Download the assignments of a batch posted with --post as an MTurk results CSV (needs boto3)."""
     from blimpgen.validate.mturk import fetch_results

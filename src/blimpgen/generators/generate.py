@@ -24,7 +24,7 @@ from blimpgen.errors import GenerationError, OptionError
 from blimpgen.generators.catalog import Catalog, sources_as
 from blimpgen.generators.kinds.base import Bindings
 from blimpgen.generators.paradigm import Paradigm
-from blimpgen.generators.pool import write_files
+from blimpgen.generators.pool import can_fork, write_files
 from blimpgen.generators.probe import Probe
 from blimpgen.generators.source import DeadEnd, Source, paradigm_rng, resolved_kinds, slot_provenance
 from blimpgen.grammar.probe_spec import ProbeSpec
@@ -236,6 +236,10 @@ def write_outputs(
         refuse_inputs(target, inputs or {})
     jobs = jobs if out_dir is not None else 1  # several streams to stdout or one file are written in turn
     parallel = jobs > 1 and len(files) > 1
+
+    if parallel and can_fork():
+        for lexicon in {id(source.lexicon): source.lexicon for source in sources}.values():
+            lexicon.prepare()  # once here, before the workers are forked, rather than once in each
 
     def write(variant: Source[Record], n: int, seed: int, target: Path | None) -> int:
         return write_records(variant, n, seed, target, progress and not parallel)

@@ -47,7 +47,7 @@ MAX_INT_BITS = 10_000  # about 3,000 decimal digits
 
 # Attributes of lexicon words, phrases and slot values that templates may not reach: the lexicon's
 # own objects (mutable, shared by every paradigm of a process) and provenance (file:line).
-HIDDEN_ATTRIBUTES = frozenset({"lexeme", "features", "parts", "signature", "position", "words", "values", "source"})
+HIDDEN_ATTRIBUTES = frozenset({"lexeme", "features", "parts", "position", "words", "values", "source"})
 # Methods of str that format (the format spec can ask for a width of 2 GB).
 HIDDEN_STR_METHODS = frozenset({"format", "format_map"})
 # Jinja built-in filters kept for templates; every other one is a stub that refuses (see WHY_NOT).

@@ -67,7 +67,6 @@ class FactRow:
     """
 
     __slots__ = ("_values", "_words", "fact_id", "source", "table")
-    signature = ()
     table: str
     fact_id: str
     source: str

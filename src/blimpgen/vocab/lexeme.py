@@ -45,7 +45,6 @@ class Word:
     text: str
     lexeme: Lexeme
     features: dict[str, Any]
-    signature: tuple[tuple[str, Any], ...] = field(default=(), repr=False)
     position: int = field(default=-1, repr=False)
 
     @property

@@ -64,9 +64,7 @@ class Lexicon:
         self._filter_cache: dict[query.Node, list[Word]] = {}
         self._index: FeatureIndex | None = None
         self._other_forms: dict[tuple[str, tuple[tuple[str, str], ...]], Word | None] = {}
-        selection = sorted({name for f in self._formulas() for name in query.feature_names(query.parse(f))})
         for position, w in enumerate(words):
-            w.signature = tuple((name, w.get(name)) for name in selection)
             w.position = position
 
     @property
@@ -77,12 +75,11 @@ class Lexicon:
             self._index = FeatureIndex(self.words, self.categories, flags)
         return self._index
 
-    def _formulas(self) -> Iterable[str]:
-        for w in self.words:
-            for name, value in w.lexeme.features.items():
-                feature = self.inventory.features.get(name)
-                if feature is not None and feature.type == "formula":
-                    yield value
+    def prepare(self) -> None:
+        """Build now the part of the index that sampling any paradigm builds on first use (see
+        :meth:`FeatureIndex.prepare`): generation forks its workers after this, so that they
+        share it instead of each building its own."""
+        self.index.prepare(takes=[name for name, f in self.inventory.features.items() if f.type == "formula"])
 
     def __len__(self) -> int:
         return len(self.words)

@@ -325,5 +325,5 @@ def renamed_lemmas(node: query.Node, aliases: Mapping[str, tuple[str, ...]]) -> 
 
 
 def _fresh(word: Word) -> Word:
-    """A copy a new lexicon can number (positions and signatures are per lexicon)."""
+    """A copy a new lexicon can number (positions are per lexicon)."""
     return Word(word.id, word.text, word.lexeme, word.features)

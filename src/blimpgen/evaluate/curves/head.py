@@ -25,39 +25,14 @@ dropped and counted (:class:`PreparedItems`), never an abort.
 
 from __future__ import annotations
 
-import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from blimpgen.errors import DataError, ModelLoadError
-from blimpgen.evaluate.options import OptionsModel, option_field
+from blimpgen.evaluate.curves.training import TrainOptions, seeded, train
 from blimpgen.records.item import ProbeItem
-
-
-class TrainOptions(OptionsModel):
-    """How the head is trained in each run.
-
-    Args:
-        epochs: passes over the N items (ignored when ``steps`` is set).
-        steps: a fixed number of optimizer steps whatever N (cycling through the items).
-        lr: peak learning rate of AdamW (betas 0.9, 0.98, as in oLMpics' configuration).
-        batch_size: items per step.
-        weight_decay: on matrices only; biases and norm weights get none.
-        warmup_ratio: linear warm-up over this share of the steps, then linear decay to 0.
-
-    Raises:
-        OptionError: for a value out of range, naming its flag.
-    """
-
-    epochs: int = option_field(4, "--epochs", ge=1)
-    steps: int | None = option_field(None, "--steps", ge=1)
-    lr: float = option_field(5e-5, "--lr", gt=0)
-    batch_size: int = option_field(16, "--batch-size", ge=1)
-    weight_decay: float = option_field(0.1, "--weight-decay", ge=0)
-    warmup_ratio: float = option_field(0.06, "--warmup-ratio", ge=0, lt=1)
-
 
 Setup = Literal["mlp", "linear"]
 
@@ -372,49 +347,18 @@ class HeadTrainer:
         torch = self._torch
         if any(p.dtype != torch.float32 for p in self.head.parameters()):
             self.model.float()  # train in fp32; the states are cached already
-        cuda = [self.device.index or 0] if self.device.type == "cuda" else []
-        with torch.random.fork_rng(devices=cuda):  # a head with dropout is seeded; the caller's RNG is untouched
-            torch.manual_seed(seed)
-            return self._fit(data, indices, seed, options)
+        with seeded(self.device, seed):  # a head with dropout is seeded; the caller's RNG is untouched
+            return train(
+                [p for _, p in self.training],
+                [self.head],
+                indices,
+                seed,
+                options,
+                lambda batch: self._loss(data, batch.to(self.device)),
+            )
 
-    def _fit(self, data: EncodedItems, indices: Sequence[int], seed: int, options: TrainOptions) -> list[float]:
-        torch = self._torch
-        generator = torch.Generator().manual_seed(seed)
-        index = torch.tensor(list(indices), dtype=torch.long)
-        per_epoch = math.ceil(len(index) / options.batch_size)
-        total = options.steps if options.steps is not None else options.epochs * per_epoch
-        warmup = round(total * options.warmup_ratio)
-        parameters = [p for _, p in self.training]
-        groups = [
-            {"params": [p for p in parameters if p.ndim >= 2], "weight_decay": options.weight_decay},
-            {"params": [p for p in parameters if p.ndim < 2], "weight_decay": 0.0},
-        ]
-        optimizer = torch.optim.AdamW([g for g in groups if g["params"]], lr=options.lr, betas=(0.9, 0.98))
-        schedule = torch.optim.lr_scheduler.LambdaLR(
-            optimizer, lambda s: (s + 1) / warmup if s < warmup else max(0.0, (total - s) / max(1, total - warmup))
-        )
-        losses: list[float] = []
-        step = 0
-        self.head.train()
-        while step < total:
-            order = index[torch.randperm(len(index), generator=generator)]
-            summed, seen = 0.0, 0
-            for begin in range(0, len(order), options.batch_size):
-                if step == total:
-                    break
-                batch = order[begin : begin + options.batch_size].to(self.device)
-                loss = torch.nn.functional.cross_entropy(self.scores(data, batch), data.answers[batch])
-                optimizer.zero_grad(set_to_none=True)
-                loss.backward()
-                torch.nn.utils.clip_grad_norm_(parameters, 1.0)
-                optimizer.step()
-                schedule.step()
-                summed += loss.item() * len(batch)
-                seen += len(batch)
-                step += 1
-            losses.append(summed / seen)
-        self.head.eval()
-        return losses
+    def _loss(self, data: EncodedItems, batch: Any) -> Any:
+        return self._torch.nn.functional.cross_entropy(self.scores(data, batch), data.answers[batch])
 
     def accuracy(self, data: EncodedItems, batch_items: int = 256) -> float:
         """Share of items whose answer scores strictly highest among their candidates."""

@@ -8,7 +8,7 @@ MLP_QA, a one-hidden-layer MLP with one output, and a softmax over the K logits 
 answer's probability. Training minimises cross-entropy over the K candidates.
 
 Unlike MC-MLM, the head has no pre-trained weights, and the *whole network* is fine-tuned
-(encoder and head, AdamW as in :class:`~blimpgen.evaluate.curves.head.TrainOptions`, dropout
+(encoder and head, AdamW as in :class:`~blimpgen.evaluate.curves.training.TrainOptions`, dropout
 on while training). So the zero-shot accuracy is that of an untrained head and is "not
 meaningful", as the paper says; the curve is what counts. Each (N, seed) run starts from the
 pre-trained encoder (restored in place) and a head initialised from the run's seed.
@@ -21,14 +21,13 @@ reversal has one target) are refused.
 
 from __future__ import annotations
 
-import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from blimpgen.errors import DataError
-from blimpgen.evaluate.curves.head import TrainOptions
+from blimpgen.evaluate.curves.training import TrainOptions, seeded, train
 from blimpgen.records.item import BLANK, ProbeItem
 
 
@@ -78,10 +77,8 @@ class QATrainer:
 
     def reset(self, seed: int = 0) -> None:
         """The pre-trained encoder back, and a new head initialised from ``seed``."""
-        torch = self._torch
         self.encoder.load_state_dict(self._initial)
-        with torch.random.fork_rng(devices=[self.device.index or 0] if self.device.type == "cuda" else []):
-            torch.manual_seed(seed)
+        with seeded(self.device, seed):
             for layer in self.head:
                 if hasattr(layer, "reset_parameters"):
                     layer.reset_parameters()  # type: ignore[operator]
@@ -142,54 +139,15 @@ class QATrainer:
     def fit(self, data: QAItems, indices: Sequence[int], seed: int, options: TrainOptions) -> list[float]:
         """Fine-tune encoder and a head initialised from ``seed`` on ``data[indices]``; return the
         mean training loss of each epoch."""
-        torch = self._torch
         self.reset(seed)
-        with torch.random.fork_rng(devices=[self.device.index or 0] if self.device.type == "cuda" else []):
-            torch.manual_seed(seed)  # dropout
-            return self._fit(data, indices, seed, options)
+        answers = self._torch.tensor(data.answers, device=self.device)
 
-    def _fit(self, data: QAItems, indices: Sequence[int], seed: int, options: TrainOptions) -> list[float]:
-        torch = self._torch
-        generator = torch.Generator().manual_seed(seed)
-        index = list(indices)
-        total = (
-            options.steps if options.steps is not None else options.epochs * math.ceil(len(index) / options.batch_size)
-        )
-        warmup = round(total * options.warmup_ratio)
-        parameters = [p for _, p in self.trainable]
-        groups = [
-            {"params": [p for p in parameters if p.ndim >= 2], "weight_decay": options.weight_decay},
-            {"params": [p for p in parameters if p.ndim < 2], "weight_decay": 0.0},
-        ]
-        optimizer = torch.optim.AdamW(groups, lr=options.lr, betas=(0.9, 0.98))
-        schedule = torch.optim.lr_scheduler.LambdaLR(
-            optimizer, lambda s: (s + 1) / warmup if s < warmup else max(0.0, (total - s) / max(1, total - warmup))
-        )
-        answers = torch.tensor(data.answers, device=self.device)
-        losses: list[float] = []
-        step = 0
-        self.encoder.train()
-        self.head.train()
-        while step < total:
-            order = [index[i] for i in torch.randperm(len(index), generator=generator).tolist()]
-            summed, seen = 0.0, 0
-            for begin in range(0, len(order), options.batch_size):
-                if step == total:
-                    break
-                batch = order[begin : begin + options.batch_size]
-                loss = torch.nn.functional.cross_entropy(self.logits(data, batch), answers[batch])
-                optimizer.zero_grad(set_to_none=True)
-                loss.backward()
-                torch.nn.utils.clip_grad_norm_(parameters, 1.0)
-                optimizer.step()
-                schedule.step()
-                summed += loss.item() * len(batch)
-                seen += len(batch)
-                step += 1
-            losses.append(summed / seen)
-        self.encoder.eval()
-        self.head.eval()
-        return losses
+        def batch_loss(batch: Any) -> Any:
+            rows = batch.tolist()
+            return self._torch.nn.functional.cross_entropy(self.logits(data, rows), answers[rows])
+
+        with seeded(self.device, seed):  # dropout
+            return train([p for _, p in self.trainable], [self.encoder, self.head], indices, seed, options, batch_loss)
 
     def accuracy(self, data: QAItems, batch_items: int = 32) -> float:
         """Share of items whose answer gets strictly the highest logit (a tie is wrong)."""

@@ -57,10 +57,6 @@ class Phrase:
             return self.parts[name]
         return self.head.get(name) if self.head is not None else None
 
-    @property
-    def signature(self) -> tuple[tuple[str, Any], ...]:
-        return self.head.signature if self.head is not None else ()
-
     def stand_in(self, names: Collection[str]) -> Word | None:
         """The head, when :meth:`get` gives the head's value for every one of ``names`` (no
         part is so named and ``get`` is not overridden), else None: the bitset index then

@@ -40,10 +40,6 @@ class Args(Phrase):
             return self.parts[name]
         return self.head.get(name) if self.head is not None else None
 
-    @property
-    def signature(self) -> tuple[tuple[str, Any], ...]:
-        return self.head.signature if self.head is not None else ()
-
     def __str__(self) -> str:
         return self.text
 

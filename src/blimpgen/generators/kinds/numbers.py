@@ -13,8 +13,6 @@ from blimpgen.generators.kinds.base import Bindings, KindParams, SlotKind
 class Number(int):
     """An integer slot value; like a literal it has no lexicon features."""
 
-    signature = ()
-
     def get(self, name: str) -> Any:
         return None
 

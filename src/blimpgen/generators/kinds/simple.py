@@ -13,8 +13,6 @@ from blimpgen.generators.kinds.base import Bindings, KindParams, SlotKind
 class Text(str):
     """A literal string value (from ``choice``, or an empty part of a phrase)."""
 
-    signature = ()
-
     def get(self, name: str) -> Any:
         return None
 

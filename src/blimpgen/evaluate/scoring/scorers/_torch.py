@@ -302,14 +302,18 @@ def load_pretrained(
             tokenizer = loaded
         model = auto_class.from_pretrained(name, dtype=dtype, device_map=device_map, **arguments)
     except (OSError, ValueError, KeyError) as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ModelLoadError(
-            f"unknown model {name!r}: not a local model folder and not loadable from the "
-            f"Hugging Face hub ({first[:160]})"
-        ) from None
+        raise unknown_model(name, exc) from None
     except TypeError as exc:  # a --model-arg the model class does not take
         raise ModelLoadError(f"model {name!r}: {str(exc).strip().splitlines()[0][:200]} (check --model-arg)") from None
     return model, tokenizer
+
+
+def unknown_model(name: str, exc: Exception) -> ModelLoadError:
+    """The one-line error for a model that ``from_pretrained`` could not find or read (``exc``)."""
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return ModelLoadError(
+        f"unknown model {name!r}: not a local model folder and not loadable from the Hugging Face hub ({first[:160]})"
+    )
 
 
 def check_model_kind(auto_class: Any, config: Any, name: str) -> None:

@@ -46,6 +46,7 @@ from blimpgen.evaluate.scoring.scorers._torch import (
     option_token_ids,
     resolve_device,
     resolve_dtype,
+    unknown_model,
 )
 
 if TYPE_CHECKING:  # the annotations say what only a library caller can pass (scoring.options)
@@ -386,11 +387,7 @@ def load_masked_lm_tokenizer(name: str) -> tuple[Any, int]:
         config = AutoConfig.from_pretrained(name)
         tokenizer = AutoTokenizer.from_pretrained(name)
     except (OSError, ValueError, KeyError) as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ModelLoadError(
-            f"unknown model {name!r}: not a local model folder and not loadable from the "
-            f"Hugging Face hub ({first[:160]})"
-        ) from None
+        raise unknown_model(name, exc) from None
     if config.model_type not in MODEL_FOR_MASKED_LM_MAPPING_NAMES:
         raise ModelLoadError(
             f"{name}: a {config.model_type} model has no masked-LM head; learning curves train "
