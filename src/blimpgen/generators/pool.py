@@ -154,7 +154,8 @@ class _Workers:
             while index not in reported:
                 # Every file up to the first failed one is handed out in order, and each busy
                 # worker either reports its file or dies, so a file not yet reported is busy.
-                assert self.busy, f"{self.files[index][0]}: handed to no worker"
+                if not self.busy:  # cannot happen; were it to, waiting on nothing would hang
+                    raise RuntimeError(f"{self.files[index][0]}: handed to no worker")
                 waits: dict[Any, _Worker] = {}
                 for worker in self.busy:
                     waits[worker.connection] = worker
@@ -169,8 +170,11 @@ class _Workers:
 
     def _hear(self, worker: _Worker) -> dict[int, tuple[int, BaseException | None]]:
         """What a ready worker reports: a file done (the worker then gets the next), or its death."""
+        readable = worker.connection.poll()
+        if not readable and worker.process.is_alive():
+            return {}  # nothing to hear yet (wait() names only ready ones; this costs nothing)
         try:
-            message = worker.connection.recv() if worker.connection.poll() else None
+            message = worker.connection.recv() if readable else None
         except (EOFError, OSError):
             message = None
         if message is not None:
