@@ -7,6 +7,6 @@ Nothing is loaded at import time; use :class:`blimpgen.generators.Catalog` (spec
 # The only place the version is written (pyproject.toml reads it). Raise it whenever generated
 # output changes (tests/test_version.py compares a fingerprint of the output per version) and
 # say why in CHANGELOG.md.
-__version__ = "0.5.0"
+__version__ = "0.6.0"
 
 __all__ = ["__version__"]
