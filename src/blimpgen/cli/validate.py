@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from blimpgen.cli import OutputPath
+from blimpgen.cli import OutputPath, output_option
 
 
 def _decimal(ctx: click.Context, param: click.Parameter, value: str | None) -> Decimal | None:
@@ -57,8 +57,12 @@ def validate_group() -> None:
     type=click.Path(exists=True, path_type=Path),
     help="Generated pairs: a BLiMP-schema JSONL file or a folder of <UID>.jsonl files.",
 )
-@click.option(
-    "-o", "--out", required=True, type=OutputPath(file_okay=False, path_type=Path), help="Batch folder to write."
+@output_option(
+    "Batch folder to write.",
+    dest="out",
+    aliases=("--out",),
+    required=True,
+    type=OutputPath(file_okay=False, path_type=Path),
 )
 @click.option("--pairs-per-paradigm", default=5, show_default=True, help="Pairs sampled at random from each paradigm.")
 @click.option("--judgments", default=20, show_default=True, help="Workers who judge each pair.")
@@ -174,7 +178,9 @@ def batch_command(
     help="MTurk results CSV; repeat the option or list more files after it.",
 )
 @click.argument("more_results", nargs=-1, type=click.Path(exists=True, path_type=Path))
-@click.option("-o", "--out", required=True, type=OutputPath(file_okay=False, path_type=Path), help="Report folder.")
+@output_option(
+    "Report folder.", dest="out", aliases=("--out",), required=True, type=OutputPath(file_okay=False, path_type=Path)
+)
 @click.option(
     "--min-seconds", type=float, default=None, help="Exclude assignments faster than this [default: 2 s per item]."
 )
@@ -236,9 +242,9 @@ def ingest_command(
     help="Every MTurk results CSV so far; repeat the option or list more files after it.",
 )
 @click.argument("more_results", nargs=-1, type=click.Path(exists=True, path_type=Path))
-@click.option(
-    "-o",
-    "--out",
+@output_option(
+    dest="out",
+    aliases=("--out",),
     required=True,
     type=OutputPath(file_okay=False, path_type=Path),
     help="Top-up batch folder to write (same format as a batch).",
@@ -284,9 +290,9 @@ def repost_command(
     type=click.Path(exists=True, file_okay=False, path_type=Path),
     help="The batch folder to simulate.",
 )
-@click.option(
-    "-o",
-    "--out",
+@output_option(
+    dest="out",
+    aliases=("--out",),
     required=True,
     type=OutputPath(dir_okay=False, path_type=Path),
     help="Results CSV to write (MTurk format).",
@@ -390,9 +396,9 @@ def advance_command(batch_folder: Path) -> None:
     type=click.Path(exists=True, file_okay=False, path_type=Path),
     help="A batch posted with --post.",
 )
-@click.option(
-    "-o",
-    "--out",
+@output_option(
+    dest="out",
+    aliases=("--out",),
     required=True,
     type=OutputPath(dir_okay=False, path_type=Path),
     help="Results CSV to write (MTurk format).",
