@@ -234,8 +234,8 @@ def _parameters(factory: Callable[..., object]) -> list[str]:
     "the human row of the .md/.tex table and the human column of the correlation figure.",
 )
 @output_option(
-    "Also save the table; the suffix picks the format: .csv (phenomena x models, as printed), .md or .tex "
-    "(BLiMP's Table 3: models x phenomena, overall first, the --human row last). Repeatable.",
+    "Also save the table; the suffix picks the format: .md or .tex (BLiMP's Table 3: models x phenomena, "
+    "overall first, the --human row last), else CSV (phenomena x models, as printed). Repeatable.",
     dest="out",
     aliases=("--out",),
     multiple=True,

@@ -6,6 +6,8 @@ environment) and calls one library function with it.
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from blimpgen.cli import OutputPath, output_option
@@ -84,7 +86,7 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
 @output_option(
     "JSONL file of one paradigm, or a folder of UID.jsonl files (probe controls: UID.CONTROL.jsonl) when "
-    "several are asked for or the path ends in / or is a folder; stdout when omitted.",
+    "several are asked for or the path ends in /; stdout when omitted.",
     type=OutputPath(),
 )
 @click.option("--out-dir", type=OutputPath(file_okay=False), hidden=True)  # before -o took folders
@@ -171,8 +173,13 @@ def gen_command(
             f"{', '.join(uid for uid, _ in skipped)}",
             err=True,
         )
-    if output and (len(sources) > 1 or _names_folder(output)):
+    if output and (len(sources) > 1 or output.endswith(("/", os.sep))):
         output, out_dir = None, output
+    elif output and os.path.isdir(output):
+        raise click.BadParameter(
+            f"File {output!r} is a directory. For a UID.jsonl file in it, end the path with /.",
+            param_hint="'-o' / '--output'",
+        )
     if len(sources) > 1 and not out_dir:
         raise click.UsageError("several paradigms need -o/--output FOLDER")
     report = None if quiet else (lambda line: click.echo(line, err=True))
@@ -203,13 +210,6 @@ def gen_command(
         jobs=default_jobs() if jobs is None else jobs,
         inputs=catalog.inputs(),
     )
-
-
-def _names_folder(path: str) -> bool:
-    """Whether ``-o PATH`` means a folder for one paradigm: it ends in a separator or is a folder."""
-    import os
-
-    return path.endswith(("/", os.sep)) or os.path.isdir(path)
 
 
 @click.command("show")

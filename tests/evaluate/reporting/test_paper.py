@@ -91,9 +91,9 @@ def test_paper_errors(two_results: list[Path], tmp_path: Path):
     stranger.write_text("UID,accuracy\nnot_a_paradigm_here,0.9\n")
     with pytest.raises(BlimpgenError, match="none of the 1 paradigms with a human accuracy"):
         run_report(two_results, human=stranger, out=tmp_path / "t.md")
-    with pytest.raises(BlimpgenError, match=r"ending in \.csv, \.md, \.tex"):
-        run_report(two_results, out=tmp_path / "t.txt")
     assert not (tmp_path / "t.md").exists()
+    run_report(two_results, out=tmp_path / "t.txt")  # any other suffix is CSV, as --out always wrote
+    assert (tmp_path / "t.txt").read_text().startswith("phenomenon,freq,flat")
 
 
 def test_figures_have_titles_error_bars_and_render(two_results: list[Path], human: Path, tmp_path: Path):

@@ -169,7 +169,8 @@ def _accuracy(value: object, name: str, line: int, key: str) -> float:
     raise DataError(f"cannot read human accuracies: {value!r} is not a number", name, line, key)
 
 
-TABLE_FORMATS = (".csv", ".md", ".tex")
+# -o/--output: the suffix picks the table's format; any other suffix is CSV, as it always was
+TABLE_FORMATS = {".md": "markdown", ".markdown": "markdown", ".tex": "latex"}
 
 
 def run_report(
@@ -185,23 +186,18 @@ def run_report(
         folders: result folders, all about one record type.
         plots: folder for the figures.
         human: human accuracies per paradigm (per suite for probes).
-        out: file(s) for the table, the suffix picking the format: ``.csv`` (the printed
-            table: phenomena x models), ``.md`` or ``.tex`` (BLiMP's Table 3, :mod:`.paper`:
-            models x phenomena, overall first, the human row last).
+        out: file(s) for the table, the suffix picking the format: ``.md`` or ``.tex`` (BLiMP's
+            Table 3, :mod:`.paper`: models x phenomena, overall first, the human row last), any
+            other (``.csv``) the printed table as CSV (phenomena x models).
         metric: for results with several metrics (probes): the one to report (default ``mc_accuracy``).
 
     Raises:
         DataError: for unreadable folders or human accuracies.
         OptionError: for folders about different record types, a metric the results do not have,
-            a table format other than those, or an ``out`` that is one of the files read.
+            or an ``out`` that is one of the files read.
     """
     outputs = [Path(out)] if isinstance(out, (str, Path)) else [Path(path) for path in out or ()]
     for path in outputs:
-        if path.suffix.lower() not in TABLE_FORMATS:
-            raise OptionError(
-                f"{path}: -o/--output takes a table file ending in {', '.join(TABLE_FORMATS)} (the format), "
-                f"not {path.suffix or 'no suffix'!r}"
-            )
         refuse_inputs(  # the table must not replace what the report reads
             path,
             {
@@ -248,7 +244,8 @@ def _table_text(
     """The table in the format ``suffix`` names (``note``: what the report says under its table)."""
     from blimpgen.evaluate.reporting import paper
 
-    if suffix == ".csv":
+    kind = TABLE_FORMATS.get(suffix)
+    if kind is None:
         return csv_text(header, rows)  # model labels and phenomena neutralised as formulas
     table = paper.paper_table(views, human, note)
-    return paper.render_markdown(table) if suffix == ".md" else paper.render_latex(table)
+    return paper.render_markdown(table) if kind == "markdown" else paper.render_latex(table)
