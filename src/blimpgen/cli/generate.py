@@ -126,7 +126,7 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
 )
 @paradigm_path_option
 @lexicon_overlay_option
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar or per-file lines on stderr.")
 def gen_command(
     uids: tuple[str, ...],
     all_paradigms: bool,

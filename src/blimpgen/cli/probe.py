@@ -110,7 +110,7 @@ def probe_group() -> None:
     help="mc-mlm: train the pre-trained MLM head only (one-token candidates); mc-qa: fine-tune the whole "
     "network with a new question-answering head, [CLS] q [SEP] a [SEP] (answers of any length).",
 )
-@click.option("--quiet", is_flag=True, help="Do not print a line per run.")
+@click.option("-q", "--quiet", is_flag=True, help="Do not print a line per run.")
 def curve_command(
     model,
     train,
