@@ -165,7 +165,7 @@ def curve_command(
     )
     click.echo(format_curve(result))
     if out:
-        click.echo(f"curve written to {out}/")
+        click.echo(f"curve written to {out.rstrip('/')}/")
     if plot:
         click.echo(f"plot written to {plot}")
 
