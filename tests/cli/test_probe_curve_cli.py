@@ -99,8 +99,13 @@ def test_cli_probe_curve_writes_json_csv_and_plot(bert_dir, tmp_path, capsys):
     assert [p["size"] for p in saved["control"]["points"]] == [8, 16]
     rows = (out / "curve.csv").read_text().splitlines()
     assert rows[0] == "curve,size,weight,mean,std,max,accuracies" and len(rows) == 5
-    assert plot.read_bytes()[:4] == b"\x89PNG"
+    assert plot.read_bytes()[:4] == b"\x89PNG" and plot.stat().st_size > 10_000
     assert sorted(p.name for p in out.iterdir()) == ["curve.csv", "curve.json"]
+    from blimpgen.evaluate.metrics import majority_baseline
+    from blimpgen.records.jsonl import read_items
+
+    held = list(read_items(files["held"]))
+    assert saved["language"]["majority"] == majority_baseline((i.answer, i.candidates) for i in held)
 
 
 def test_cli_probe_curve_holds_out_a_fraction_without_eval(bert_dir, tmp_path, capsys):

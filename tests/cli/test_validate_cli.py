@@ -152,3 +152,53 @@ def test_cli_validate_imports_no_torch_or_siblings() -> None:
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_cli_batch_page_text_options(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    import json
+
+    consent = tmp_path / "irb.txt"
+    consent.write_text("Study 2024-117 approved by the Example University IRB.\n\nYou may stop at any time.\n")
+    instructions = tmp_path / "instructions.txt"
+    instructions.write_text("Pick the sentence a careful speaker would say.\n")
+    hits = tmp_path / "hits"
+    args = ["validate", "batch", "--data", str(DATA), "--judgments", "4", "--output", str(hits)]
+    code, out, err = _run(
+        capsys,
+        *args,
+        "--contact",
+        "Jane Doe <jane@uni.example>",
+        "--consent",
+        str(consent),
+        "--instructions",
+        str(instructions),
+        "--minutes",
+        "4",
+        "--hourly-wage",
+        "18",
+    )
+    assert code == 0, err
+    assert "x ($1.20 reward + $0.24 MTurk fee)" in out and "no --contact" not in err  # 4 min at $18/h
+    page = (hits / "layout.html").read_text()
+    for text in (
+        "Study 2024-117 approved by the Example University IRB.",
+        "You may stop at any time.",
+        "Pick the sentence a careful speaker would say.",
+        "Jane Doe &lt;jane@uni.example&gt;",
+        "about 4 minutes; &#36;1.20 for this HIT (about &#36;18.00 an hour at the estimated time)",
+    ):
+        assert text in page, text
+    assert "sounds <strong>more natural</strong>" not in page  # the instructions were replaced
+    preview = next((hits / "preview").glob("*.html")).read_text()
+    assert "Example University IRB" in preview
+    recorded = json.loads((hits / "hit_properties.json").read_text())["blimpgen"]["page"]
+    assert recorded["contact"] == "Jane Doe <jane@uni.example>" and recorded["minutes"] == 4
+
+    code, _, err = _run(capsys, *args, "--force", "--post")
+    assert code == 2 and "--post needs --contact" in err
+    code, _, err = _run(capsys, *args, "--force")
+    assert code == 0 and "note: no --contact" in err
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n")
+    code, _, err = _run(capsys, *args, "--force", "--consent", str(empty))
+    assert code == 1 and err.strip() == "error: the HIT page's consent text is empty; give some text or leave it out"

@@ -118,7 +118,7 @@ def test_runner_out_that_is_a_file_fails_before_scoring(blimp_data: Path, tmp_pa
     out = tmp_path / "out"
     out.write_text("")
     monkeypatch.setattr(runner, "make_scorer", lambda *a, **k: pytest.fail("scorer built"))
-    with pytest.raises(OptionError, match="--out must be a folder, not a file"):
+    with pytest.raises(OptionError, match="-o/--output must be a folder, not a file"):
         run_eval("unigram", {"counts": COUNTS}, [blimp_data], out)
 
 

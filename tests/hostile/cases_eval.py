@@ -484,7 +484,7 @@ CASES = [
         "E15",
         "--out an existing file",
         [cli(*EVAL, "--data", "d1.jsonl", "--out", "f")],
-        Error("Invalid value for '--out'"),
+        Error("Invalid value for '-o' / '--output': Directory 'f' is a file."),
         {"f": "x"},
     ),
     case(

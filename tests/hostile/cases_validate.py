@@ -661,7 +661,7 @@ CASES = [
         needs=NEEDS,
         files={"f": "x"},
         run=(cli("validate", "ingest", "--batch", "hits", "--results", "results.csv", "-o", "f"),),
-        expect=Error("Invalid value for '-o' / '--out'"),
+        expect=Error("Invalid value for '-o' / '--output'"),
     ),
     Case(
         id="V30",

@@ -14,9 +14,11 @@ from blimpgen.validate.batch import load_batch, write_batch
 from blimpgen.validate.design import BatchOptions
 from blimpgen.validate.ingest import ingest
 from blimpgen.validate.mturk import advance_batch, fetch_results, make_client, parse_answer_xml, post_batch
+from blimpgen.validate.page import PageText
 
 from .conftest import DATA, answers_for
 
+PAGE = PageText(contact="Test Lab <lab@example.org>")
 NS = "http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2005-10-01/QuestionFormAnswers.xsd"
 
 
@@ -83,7 +85,11 @@ class FakeMTurk:
 @pytest.fixture
 def batch_folder(tmp_path: Path) -> Path:
     write_batch(
-        DATA, tmp_path / "hits", BatchOptions(pairs_per_paradigm=5, judgments=2, items_per_hit=10), questions=True
+        DATA,
+        tmp_path / "hits",
+        BatchOptions(pairs_per_paradigm=5, judgments=2, items_per_hit=10),
+        questions=True,
+        page=PAGE,
     )
     return tmp_path / "hits"
 
@@ -118,6 +124,7 @@ def test_mturk_posts_replicas_of_a_list_one_after_another(tmp_path: Path) -> Non
         folder,
         BatchOptions(pairs_per_paradigm=5, judgments=4, max_assignments=2, items_per_hit=10),
         questions=True,
+        page=PAGE,
     )
     client = FakeMTurk()
     client.batch = load_batch(folder)
@@ -140,9 +147,17 @@ def test_mturk_refuses_to_post_twice_or_without_questions(batch_folder: Path, tm
     post_batch(batch_folder, client=client)
     with pytest.raises(BlimpgenError, match="already posted"):
         post_batch(batch_folder, client=client)
-    write_batch(DATA, tmp_path / "plain", BatchOptions(judgments=2))
+    write_batch(DATA, tmp_path / "plain", BatchOptions(judgments=2), page=PAGE)
     with pytest.raises(BlimpgenError, match="write the batch with --questions"):
         post_batch(tmp_path / "plain", client=client)
+
+
+def test_mturk_refuses_a_page_without_contact(tmp_path: Path) -> None:
+    write_batch(DATA, tmp_path / "hits", BatchOptions(judgments=2), questions=True)
+    client = FakeMTurk()
+    with pytest.raises(BlimpgenError, match=r"names no requester contact; .* --contact 'NAME <EMAIL>'"):
+        post_batch(tmp_path / "hits", client=client)
+    assert client.calls == [] and not (tmp_path / "hits" / "posted.csv").exists()
 
 
 def test_mturk_production_checks_the_balance(batch_folder: Path) -> None:

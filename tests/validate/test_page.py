@@ -122,3 +122,71 @@ def test_page_question_xml_round_trips_hostile_content() -> None:
     assert root.find(f"{namespace}HTMLContent").text == page
     assert root.find(f"{namespace}FrameHeight").text == "0"
     assert page.startswith("<!DOCTYPE html>")
+
+
+PAGE_TEXT = ("bg-time-pay", "bg-consent", "bg-contact", "bg-instructions")
+
+
+class _Paragraphs(HTMLParser):
+    """The text of each ``<p>`` by its class (``bg-consent`` ...), entities decoded."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: dict[str, list[str]] = {}
+        self._open: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "p":
+            self._open = dict(attrs).get("class") or ""
+            self.found.setdefault(self._open, []).append("")
+        elif self._open in PAGE_TEXT and tag != "strong":
+            raise AssertionError(f"element <{tag}> inside a paragraph of page text")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "p":
+            self._open = None
+
+    def handle_data(self, data: str) -> None:
+        if self._open is not None:
+            self.found[self._open][-1] += data
+
+
+def test_page_shows_time_pay_consent_and_contact() -> None:
+    from decimal import Decimal
+
+    from blimpgen.validate.page import DEFAULT_CONSENT, PageText
+
+    text = PageText(contact="Jane Doe <jane@uni.example>", seconds=148, reward=Decimal("0.62"))
+    parser = _Paragraphs()
+    parser.feed(render_page(11, standalone=False, text=text))
+    assert parser.found["bg-time-pay"] == [
+        "Time and pay: about 3 minutes; $0.62 for this HIT (about $15.08 an hour at the estimated time)."
+    ]
+    assert parser.found["bg-consent"] == [DEFAULT_CONSENT]
+    assert parser.found["bg-contact"] == ["Questions or concerns: Jane Doe <jane@uni.example>"]
+    assert "more natural" in parser.found["bg-instructions"][0]  # blimpgen's instructions by default
+    parser = _Paragraphs()
+    parser.feed(render_page(2, standalone=True))  # no contact: MTurk's own link is named
+    assert "Contact this requester" in parser.found["bg-contact"][0] and "bg-time-pay" not in parser.found
+
+
+@given(st.text(min_size=1).filter(str.strip))
+def test_page_text_is_escaped_and_never_a_placeholder(hostile: str) -> None:
+    from blimpgen.validate.page import PageText, paragraphs
+
+    text = PageText(instructions=hostile, consent=hostile + "\n\n${s1_a} </p><script>x</script>", contact=hostile)
+    page = render_page(1, standalone=True, text=text)
+    assert placeholders(page) == ["hit_code", "s1_id", "s1_a", "s1_b"]  # page text adds none
+    parser = _Paragraphs()
+    parser.feed(page)
+    assert parser.found["bg-instructions"] == paragraphs(hostile)
+    assert parser.found["bg-consent"] == [*paragraphs(hostile), "${s1_a} </p><script>x</script>"]
+    assert parser.found["bg-contact"] == ["Questions or concerns: " + hostile]
+
+
+def test_page_text_paragraphs_and_empty_text() -> None:
+    from blimpgen.validate.page import PageText, paragraphs
+
+    assert paragraphs("One\nline.\n\n  \nTwo.\r\n") == ["One line.", "Two."]
+    with pytest.raises(BlimpgenError, match="the HIT page's contact text is empty"):
+        PageText(contact="  ")

@@ -129,7 +129,7 @@ class Results:
         return _frame([{"UID": uid, **asdict(row)} for uid, row in table.items()]).set_index("UID")
 
     def write(self, out: str | Path) -> list[Path]:
-        """Write ``results.json`` and the CSV files as ``blimpgen eval --out`` does."""
+        """Write ``results.json`` and the CSV files as ``blimpgen eval -o`` does."""
         return write_results(self.result, out)
 
 

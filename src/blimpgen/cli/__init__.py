@@ -7,14 +7,19 @@ before calling one library function. Importing this module imports no subcommand
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
 import os
 import sys
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
 import click
 
 from blimpgen import __version__
+
+FC = TypeVar("FC", bound=Callable[..., Any])
 
 # command name -> "module:attribute"; a module that is not installed is simply not listed.
 LAZY_COMMANDS: dict[str, str] = {
@@ -103,6 +108,48 @@ class OutputPath(click.Path):
         if isinstance(value, str) and not value.strip():
             self.fail("an empty path", param, ctx)
         return super().convert(value, param, ctx)
+
+
+class AliasedOption(click.Option):
+    """A ``click.Option`` whose ``hidden_aliases`` parse like its other names but stay out of
+    ``--help`` and of error messages: old spellings keep working after a rename (``--out``)."""
+
+    def __init__(self, *args: Any, hidden_aliases: tuple[str, ...] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.hidden_aliases = tuple(hidden_aliases)
+
+    @contextlib.contextmanager
+    def _visible(self) -> Iterator[None]:
+        saved = self.opts
+        self.opts = [name for name in saved if name not in self.hidden_aliases]
+        try:
+            yield
+        finally:
+            self.opts = saved
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        with self._visible():
+            return super().get_help_record(ctx)
+
+    def get_error_hint(self, ctx: click.Context | None) -> str:
+        with self._visible():
+            return super().get_error_hint(ctx)
+
+
+def output_option(
+    help: str, *, dest: str = "output", aliases: tuple[str, ...] = (), **kwargs: Any
+) -> Callable[[FC], FC]:
+    """The command's output, always ``-o/--output`` (docs/architecture.md, "CLI conventions").
+
+    Args:
+        help: what is written there (a file or a folder, and its format).
+        dest: the command function's parameter.
+        aliases: earlier spellings (``--out``) that still parse, hidden from ``--help``.
+        kwargs: passed on to ``click.option`` (``type``, ``required``, ``multiple`` ...).
+    """
+    return click.option(
+        "-o", "--output", *aliases, dest, cls=AliasedOption, hidden_aliases=aliases, help=help, **kwargs
+    )
 
 
 # Signals that end a run like Ctrl-C: a normal exit, so atomic writers remove their temporary files.

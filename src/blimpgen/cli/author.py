@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from blimpgen.cli import OutputPath
+from blimpgen.cli import OutputPath, output_option
 from blimpgen.cli.generate import lexicon_overlay_option, paradigm_path_option
 
 
@@ -43,14 +43,8 @@ def check_command(paths: tuple[str, ...], n: int, attempts: int, overlays: tuple
 @click.argument("uid")
 @click.option("--phenomenon", required=True, help="linguistics_term of the paradigm (e.g. npi_licensing).")
 @click.option("--field", "field_name", help="BLiMP field; guessed from the phenomenon when omitted.")
-@click.option(
-    "-o",
-    "--output",
-    "folder",
-    type=OutputPath(file_okay=False),
-    default=".",
-    show_default=True,
-    help="Folder to write UID.yaml into.",
+@output_option(
+    "Folder to write UID.yaml into.", dest="folder", type=OutputPath(file_okay=False), default=".", show_default=True
 )
 def new_command(uid: str, phenomenon: str, field_name: str | None, folder: str) -> None:
     """Write a commented skeleton paradigm that passes `blimpgen check` as written."""
@@ -62,8 +56,16 @@ def new_command(uid: str, phenomenon: str, field_name: str | None, folder: str) 
 @click.command("audit")
 @click.argument("uids", nargs=-1)
 @click.option("--all", "all_paradigms", is_flag=True, help="Every paradigm.")
-@click.option("-n", "--num", "n", type=click.IntRange(10, 1_000_000), default=1000, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option(
+    "-n",
+    "--num",
+    "n",
+    type=click.IntRange(10, 1_000_000),
+    default=1000,
+    show_default=True,
+    help="Pairs generated per paradigm for the audit.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed (as for gen).")
 @click.option(
     "--threshold",
     type=click.FloatRange(0.5, 1.0),
@@ -72,7 +74,7 @@ def new_command(uid: str, phenomenon: str, field_name: str | None, folder: str) 
     help="Flag a paradigm when a heuristic reaches this accuracy.",
 )
 @click.option("--markdown", is_flag=True, help="A Markdown table (for docs/audit.md).")
-@click.option("-o", "--output", type=OutputPath(dir_okay=False), help="Write here; stdout when omitted.")
+@output_option("Text or Markdown file to write the report to; stdout when omitted.", type=OutputPath(dir_okay=False))
 @click.option(
     "--fail-on-flag",
     is_flag=True,
@@ -207,7 +209,7 @@ def _write(text: str, output: str | None) -> None:
 
 
 @click.command("reference")
-@click.option("-o", "--output", type=OutputPath(dir_okay=False), help="Markdown file; stdout when omitted.")
+@output_option("Markdown file; stdout when omitted.", type=OutputPath(dir_okay=False))
 def reference_command(output: str | None) -> None:
     """Write the spec-language and feature reference (Markdown) from the code and data."""
     from blimpgen._io import atomic_writer

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import click
 
-from blimpgen.cli import OutputPath
+from blimpgen.cli import OutputPath, output_option
 from blimpgen.evaluate.metrics import TIE_POLICIES
 from blimpgen.evaluate.scoring.methods import METHODS
 from blimpgen.evaluate.scoring.options import DTYPES
@@ -72,10 +72,11 @@ DEPRECATED = {
     type=click.Path(),
     help="BLiMP-schema JSONL file or folder of them, or of probe items (repeatable; one kind per run). Required.",
 )
-@click.option(
-    "--out",
+@output_option(
+    "Folder for pairs.jsonl (items.jsonl for probes), results.json, results.csv.",
+    dest="out",
+    aliases=("--out",),
     type=OutputPath(file_okay=False),
-    help="Folder for pairs.jsonl (items.jsonl for probes), results.json, results.csv.",
 )
 @click.option("--method", type=click.Choice(list(METHODS)), help="Pairs: BLiMP section 6.4 method [full-sentence].")
 @click.option("--reduction", type=click.Choice(REDUCTIONS), help="Pairs: sum, mean or slor [sum].")
@@ -214,7 +215,7 @@ def eval_command(
     if is_main_process():
         click.echo(format_table(result, detail=show_paradigms))
         if out:
-            click.echo(f"results written to {out}/")
+            click.echo(f"results written to {out.rstrip('/')}/")
 
 
 def _deprecated(flag: str, instead: str) -> None:
@@ -237,9 +238,17 @@ def _parameters(factory: Callable[..., object]) -> list[str]:
 @click.option(
     "--human",
     type=click.Path(exists=True, dir_okay=False),
-    help="Human accuracy per paradigm (JSON or CSV with UID and accuracy) for the correlation figure.",
+    help="Human accuracy per paradigm (JSON or CSV with UID and accuracy; validate ingest's per_paradigm.csv): "
+    "the human row of the .md/.tex table and the human column of the correlation figure.",
 )
-@click.option("--out", type=OutputPath(dir_okay=False), help="Also save the models x phenomena table as CSV.")
+@output_option(
+    "Also save the table; the suffix picks the format: .md or .tex (BLiMP's Table 3: models x phenomena, "
+    "overall first, the --human row last), else CSV (phenomena x models, as printed). Repeatable.",
+    dest="out",
+    aliases=("--out",),
+    multiple=True,
+    type=OutputPath(dir_okay=False),
+)
 @click.option("--metric", help="Probe results: mc_accuracy, top1, top5, sensitivity, sensitivity@0.01 [mc_accuracy].")
 @click.option(
     "--levels",
@@ -251,6 +260,8 @@ def _parameters(factory: Callable[..., object]) -> list[str]:
 def report_command(results, plots, human, out, metric, levels_data) -> None:
     """Combine result folders into a models x phenomena table (probes: models x suites) and figures."""
     if levels_data:
+        if out:
+            raise click.UsageError("-o/--output saves the phenomenon table; with --levels the tables are printed")
         from blimpgen.evaluate.reporting.levels import figure_levels, format_levels, level_results
 
         found = level_results(levels_data, results)
@@ -271,9 +282,15 @@ def ngram_group() -> None:
 
 @ngram_group.command("train")
 @click.argument("corpus", type=click.Path(exists=True))
-@click.option("-o", "--output", required=True, type=OutputPath(dir_okay=False), help="ARPA file to write.")
-@click.option("--order", type=click.IntRange(1, 9), default=5, show_default=True)
-@click.option("--discount", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.75, show_default=True)
+@output_option("ARPA file to write.", required=True, type=OutputPath(dir_okay=False))
+@click.option("--order", type=click.IntRange(1, 9), default=5, show_default=True, help="Longest n-gram.")
+@click.option(
+    "--discount",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.75,
+    show_default=True,
+    help="Kneser-Ney absolute discount.",
+)
 @click.option(
     "--unk-cutoff",
     type=click.IntRange(min=1),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from blimpgen.cli import OutputPath
+from blimpgen.cli import OutputPath, output_option
 from blimpgen.export.card import DEFAULT_LICENSE, DEFAULT_PRETTY_NAME
 from blimpgen.export.lm_eval import DEFAULT_GROUP
 
@@ -25,12 +25,8 @@ def export_group() -> None:
     type=click.Path(exists=True),
     help="BLiMP-schema JSONL file, or a folder of <UID>.jsonl files.",
 )
-@click.option(
-    "-o",
-    "--output",
-    "out",
-    type=OutputPath(file_okay=False),
-    help="Folder to write (one parquet config per paradigm + README card).",
+@output_option(
+    "Folder to write (one parquet config per paradigm + README card).", dest="out", type=OutputPath(file_okay=False)
 )
 @click.option(
     "--push-to-hub",
@@ -102,13 +98,11 @@ def hf_command(
     type=click.Path(exists=True, file_okay=False),
     help="Folder written by `blimpgen export hf`.",
 )
-@click.option(
-    "-o",
-    "--output",
-    "out",
+@output_option(
+    "Folder for the task YAMLs (pass it to lm_eval --include_path).",
+    dest="out",
     required=True,
     type=OutputPath(file_okay=False),
-    help="Folder for the task YAMLs (pass it to lm_eval --include_path).",
 )
 @click.option("--group", default=DEFAULT_GROUP, show_default=True, help="Group name; tasks are named GROUP_UID.")
 @click.option(

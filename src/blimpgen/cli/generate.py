@@ -6,9 +6,11 @@ environment) and calls one library function with it.
 
 from __future__ import annotations
 
+import os
+
 import click
 
-from blimpgen.cli import OutputPath
+from blimpgen.cli import OutputPath, output_option
 from blimpgen.records.item_types import CONTROLS
 
 paradigm_path_option = click.option(
@@ -82,14 +84,12 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
     help="Pairs (or probe items) per paradigm.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
-@click.option(
-    "-o", "--output", type=OutputPath(dir_okay=False), help="Output JSONL file (one paradigm); stdout when omitted."
+@output_option(
+    "JSONL file of one paradigm, or a folder of UID.jsonl files (probe controls: UID.CONTROL.jsonl) when "
+    "several are asked for or the path ends in /; stdout when omitted.",
+    type=OutputPath(),
 )
-@click.option(
-    "--out-dir",
-    type=OutputPath(file_okay=False),
-    help="Folder for UID.jsonl files (probe controls: UID.CONTROL.jsonl).",
-)
+@click.option("--out-dir", type=OutputPath(file_okay=False), hidden=True)  # before -o took folders
 @click.option(
     "--option",
     "probe_options",
@@ -126,7 +126,7 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
 )
 @paradigm_path_option
 @lexicon_overlay_option
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar or per-file lines on stderr.")
 def gen_command(
     uids: tuple[str, ...],
     all_paradigms: bool,
@@ -156,7 +156,7 @@ def gen_command(
     if not (every or uids) or (uids and every):
         raise click.UsageError("give --paradigm UID (one or more), --all, --all-probes or --all-designs")
     if output and out_dir:
-        raise click.UsageError("give either -o/--output or --out-dir, not both")
+        raise click.UsageError("give -o/--output once (--out-dir is its earlier name for a folder)")
     catalog = Catalog.from_environment(paradigm_paths, overlays)
     names = [catalog.get(uid).uid for uid in uids]
     names += catalog.names(ParadigmSpec) if all_paradigms else []
@@ -173,8 +173,15 @@ def gen_command(
             f"{', '.join(uid for uid, _ in skipped)}",
             err=True,
         )
+    if output and (len(sources) > 1 or output.endswith(("/", os.sep))):
+        output, out_dir = None, output
+    elif output and os.path.isdir(output):
+        raise click.BadParameter(
+            f"File {output!r} is a directory. For a UID.jsonl file in it, end the path with /.",
+            param_hint="'-o' / '--output'",
+        )
     if len(sources) > 1 and not out_dir:
-        raise click.UsageError("several paradigms need --out-dir")
+        raise click.UsageError("several paradigms need -o/--output FOLDER")
     report = None if quiet else (lambda line: click.echo(line, err=True))
     if design:
         from blimpgen.generators.design import balanced_all, parse_design
@@ -207,8 +214,10 @@ def gen_command(
 
 @click.command("show")
 @click.argument("uid")
-@click.option("-n", "--num", "n", type=click.IntRange(1, 10_000), default=10, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option(
+    "-n", "--num", "n", type=click.IntRange(1, 10_000), default=10, show_default=True, help="Pairs (items) to show."
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed (as for gen).")
 @lexicon_mode_option
 @paradigm_path_option
 @lexicon_overlay_option
@@ -224,7 +233,7 @@ def show_command(
 
 
 @click.command("catalogue")
-@click.option("-o", "--output", type=OutputPath(dir_okay=False), help="Markdown file; stdout when omitted.")
+@output_option("Markdown file; stdout when omitted.", type=OutputPath(dir_okay=False))
 @paradigm_path_option
 def catalogue_command(output: str | None, paradigm_paths: tuple[str, ...]) -> None:
     """Write the paradigm catalogue (Markdown) from the specs."""

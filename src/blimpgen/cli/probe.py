@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from blimpgen.cli import OutputPath
+from blimpgen.cli import OutputPath, output_option
 from blimpgen.evaluate.scoring.options import DTYPES
 from blimpgen.records.item_types import CONTROLS
 
@@ -68,7 +68,9 @@ def probe_group() -> None:
     help="Training-set sizes N; sizes above the training set are skipped.",
 )
 @click.option("--seeds", callback=_int_list, default="0,1,2", show_default=True, help="One run per seed at each N.")
-@click.option("--epochs", type=click.IntRange(min=1), default=4, show_default=True)
+@click.option(
+    "--epochs", type=click.IntRange(min=1), default=4, show_default=True, help="Passes over the N training items."
+)
 @click.option(
     "--steps", type=click.IntRange(min=1), help="A fixed number of optimizer steps per run (overrides --epochs)."
 )
@@ -79,8 +81,12 @@ def probe_group() -> None:
     show_default=True,
     help="Peak AdamW learning rate (linear warm-up 6%, then linear decay).",
 )
-@click.option("--batch-size", type=click.IntRange(min=1), default=16, show_default=True)
-@click.option("--weight-decay", type=click.FloatRange(min=0), default=0.1, show_default=True)
+@click.option(
+    "--batch-size", type=click.IntRange(min=1), default=16, show_default=True, help="Training items per optimizer step."
+)
+@click.option(
+    "--weight-decay", type=click.FloatRange(min=0), default=0.1, show_default=True, help="AdamW weight decay."
+)
 @click.option("--device", help="cpu, cuda, cuda:1 ... [cuda when available].")
 @click.option(
     "--dtype",
@@ -89,7 +95,7 @@ def probe_group() -> None:
     show_default=True,
     help="Dtype of the encoder passes; the head always trains in float32.",
 )
-@click.option("--out", type=OutputPath(file_okay=False), help="Folder for curve.json and curve.csv.")
+@output_option("Folder for curve.json and curve.csv.", dest="out", aliases=("--out",), type=OutputPath(file_okay=False))
 @click.option("--plot", type=OutputPath(dir_okay=False), help="Also draw the curves into this PNG file.")
 @click.option(
     "--linear",
@@ -104,7 +110,7 @@ def probe_group() -> None:
     help="mc-mlm: train the pre-trained MLM head only (one-token candidates); mc-qa: fine-tune the whole "
     "network with a new question-answering head, [CLS] q [SEP] a [SEP] (answers of any length).",
 )
-@click.option("--quiet", is_flag=True, help="Do not print a line per run.")
+@click.option("-q", "--quiet", is_flag=True, help="Do not print a line per run.")
 def curve_command(
     model,
     train,
@@ -159,17 +165,17 @@ def curve_command(
     )
     click.echo(format_curve(result))
     if out:
-        click.echo(f"curve written to {out}/")
+        click.echo(f"curve written to {out.rstrip('/')}/")
     if plot:
         click.echo(f"plot written to {plot}")
 
 
 @probe_group.command("import")
 @click.argument("source", type=click.Path(dir_okay=False))
-@click.option("-o", "--output", required=True, type=OutputPath(dir_okay=False), help="Probe-item JSONL to write.")
+@output_option("Probe-item JSONL to write.", required=True, type=OutputPath(dir_okay=False))
 @click.option("--suite", help="Suite name (UID) for the items [the file name].")
 @click.option("--phenomenon", help="linguistics_term reports group by [the suite name].")
-@click.option("--field", default="semantics", show_default=True)
+@click.option("--field", default="semantics", show_default=True, help="BLiMP field the items are reported under.")
 @click.option(
     "--control",
     "controls",

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from blimpgen.cli import OutputPath
+from blimpgen.cli import OutputPath, output_option
 
 
 def _decimal(ctx: click.Context, param: click.Parameter, value: str | None) -> Decimal | None:
@@ -80,9 +80,9 @@ def results_options(help: str) -> Decorator:
 
 
 def out_option(help: str, folder: bool) -> Decorator:
-    """``-o/--out``: the folder (``folder``) or the file to write."""
+    """``-o/--output`` (``--out`` still parses): the folder (``folder``) or the file to write."""
     kind = OutputPath(file_okay=False, path_type=Path) if folder else OutputPath(dir_okay=False, path_type=Path)
-    return click.option("-o", "--out", required=True, type=kind, help=help)
+    return output_option(help, dest="out", aliases=("--out",), required=True, type=kind)
 
 
 def min_seconds_option(help: str) -> Decorator:
@@ -134,6 +134,29 @@ def validate_group() -> None:
 )
 @click.option("--title", default=None, help="HIT title shown on MTurk.")
 @click.option(
+    "--contact",
+    metavar="TEXT",
+    help="Requester contact shown on the page, e.g. 'Jane Doe <jane@uni.edu>' (required to post).",
+)
+@click.option(
+    "--consent",
+    "consent_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Plain-text file with the consent or IRB text for the page (a blank line starts a paragraph) "
+    "[default: a short statement of what taking part means and what is recorded].",
+)
+@click.option(
+    "--instructions",
+    "instructions_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Plain-text file replacing the page's instructions (a blank line starts a paragraph).",
+)
+@click.option(
+    "--minutes",
+    type=click.FloatRange(0, min_open=True),
+    help="Estimated minutes per HIT, shown on the page and used for the default reward [60 s + 8 s per item].",
+)
+@click.option(
     "--locale",
     "locales",
     multiple=True,
@@ -160,6 +183,10 @@ def batch_command(
     reward: Decimal | None,
     hourly_wage: Decimal,
     title: str | None,
+    contact: str | None,
+    consent_file: Path | None,
+    instructions_file: Path | None,
+    minutes: float | None,
     locales: tuple[str, ...],
     min_approval_rate: int,
     min_approved_hits: int,
@@ -169,12 +196,22 @@ def batch_command(
     force: bool,
 ) -> None:
     """Sample pairs and write an MTurk-ready batch: layout.html, batch.csv, key.csv, hit_properties.json."""
+    from blimpgen._io import read_text
+    from blimpgen.errors import DataError
     from blimpgen.validate.batch import write_batch
     from blimpgen.validate.design import BatchOptions
+    from blimpgen.validate.page import DEFAULT_CONSENT, PageText
     from blimpgen.validate.properties import HitProperties
 
     if production and not post:
         raise click.UsageError("--production only makes sense with --post")
+    if post and not contact:
+        raise click.UsageError("--post needs --contact: the HIT page must say whom workers can reach")
+    page = PageText(
+        instructions=read_text(instructions_file, error=DataError) if instructions_file else None,
+        consent=read_text(consent_file, error=DataError) if consent_file else DEFAULT_CONSENT,
+        contact=contact,
+    )
     options = BatchOptions(
         pairs_per_paradigm=pairs_per_paradigm,
         judgments=judgments,
@@ -189,8 +226,9 @@ def batch_command(
         min_approval_rate=min_approval_rate,
         min_approved_hits=min_approved_hits,
         title=title or HitProperties.title,
+        minutes=minutes,
     )
-    written = write_batch(data, out, options, properties, questions=questions or post, force=force)
+    written = write_batch(data, out, options, properties, questions=questions or post, force=force, page=page)
     design, cost = written.design, written.cost
     click.echo(
         f"wrote {out}: {len(design.hits)} HITs ({design.n_lists} lists x {options.replicas} replicas) of "
@@ -198,9 +236,15 @@ def batch_command(
         f"{design.judgments_per_pair} judgments per pair, {len(design.uids)} paradigms"
     )
     click.echo(
-        f"cost estimate: {cost['assignments']} assignments x ${cost['reward_per_assignment']} "
-        f"+ ${cost['fee_per_assignment']} fee = ${cost['total']}"
+        f"cost estimate: {cost['assignments']} assignments x (${cost['reward_per_assignment']} reward "
+        f"+ ${cost['fee_per_assignment']} MTurk fee) = ${cost['total']}"
     )
+    if not contact:
+        click.echo(
+            "note: no --contact, so the page names no requester contact; `validate post` refuses the batch "
+            "until it is written again with one",
+            err=True,
+        )
     if post:
         from blimpgen.validate.mturk import post_batch
 

@@ -11,6 +11,8 @@ paradigms gets a normal interval whose variance sums the paradigms' Agresti-Coul
 from __future__ import annotations
 
 import math
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from typing import Literal, get_args
 
 Z95 = 1.959963984540054
@@ -49,3 +51,35 @@ def mean_interval(groups: list[tuple[float, int]], z: float = Z95) -> tuple[floa
         variance += adjusted * (1 - adjusted) / (n + z * z)
     half = z * math.sqrt(variance) / len(groups)
     return (max(0.0, mean - half), min(1.0, mean + half))
+
+
+def chance_baseline(candidates: Iterable[Sequence[str]]) -> float | None:
+    """Multiple-choice accuracy of a uniform random guess: the mean of 1/K (None for no items)."""
+    shares = [1 / len(options) for options in candidates if options]
+    return sum(shares) / len(shares) if shares else None
+
+
+def majority_baseline(items: Iterable[tuple[str, Sequence[str]]]) -> float | None:
+    """Multiple-choice accuracy of the majority guess: always the most common answer of the set
+    when it is among the item's candidates, else a uniform guess among them (1/K).
+
+    With one candidate set for every item (*younger* / *older*) this is the majority-class
+    baseline: a suite where 59 % of the items answer *animal* has a baseline of 0.59 whatever its
+    chance. Where the most common answer is rarely a candidate it is close to chance. (A tie for
+    the most common answer takes the first in sorted order.) None for no items.
+
+    Args:
+        items: (answer, candidates) per item.
+    """
+    items = list(items)
+    if not items:
+        return None
+    counts = Counter(answer for answer, _ in items)
+    mode = min(counts, key=lambda answer: (-counts[answer], answer))
+    total = 0.0
+    for answer, candidates in items:
+        if mode in candidates:
+            total += answer == mode
+        elif candidates:
+            total += 1 / len(candidates)
+    return total / len(items)

@@ -91,7 +91,7 @@ def read_data(data: str | Path | Sequence[str | Path]) -> Data:
         a, b = sorted(first_file, key=RECORD_TYPES.index)[:2]
         raise OptionError(
             f"--data mixes {a.noun}s ({first_file[a]}) and {b.noun}s ({first_file[b]}); "
-            "evaluate them in separate runs, each with its own --out folder"
+            "evaluate them in separate runs, each with its own -o/--output folder"
         )
     kind = next(iter(first_file), None) or record_type({})  # no records: the default type names the error
     if not records:
@@ -146,7 +146,7 @@ def refuse_output_over_data(out: str | Path, files: Sequence[str | Path], record
             raise OptionError(
                 f"{out}: the output is also an input: it holds --data {file}, and the results "
                 f"written there ({records_file}) would be read as data by the next run over it; "
-                "choose another --out"
+                "choose another -o/--output"
             )
 
 
@@ -281,7 +281,7 @@ def write_results(result: EvalResult, out: str | Path) -> list[Path]:
 def _out_folder(out: str | Path) -> Path:
     out = Path(out)
     if out.exists() and not out.is_dir():
-        raise OptionError(f"{out}: --out must be a folder, not a file")
+        raise OptionError(f"{out}: -o/--output must be a folder, not a file")
     return out
 
 

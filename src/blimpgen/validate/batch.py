@@ -6,7 +6,7 @@
 * ``batch.csv``: one row per HIT, headers exactly the layout's placeholders (RFC 4180, CRLF).
 * ``key.csv``: the private answer key, one row per item (never upload it).
 * ``hit_properties.json``: title, reward, assignments, durations, qualifications (MTurk API
-  names), the design and the cost estimate.
+  names), the design, the cost estimate and what the page says (contact, time, pay, consent).
 * ``preview/<hit>.html`` and, on request, ``questions/<hit>.xml`` (HTMLQuestion documents).
 
 The folder is written as a whole (:func:`blimpgen._io.atomic_directory`): ``--force`` over an
@@ -32,7 +32,15 @@ from blimpgen._io import atomic_directory, csv_text, csv_value, data_files, read
 from blimpgen.errors import DataError, OptionError, SpecError
 from blimpgen.records.jsonl import read_pairs
 from blimpgen.validate.design import KINDS, BatchOptions, Design, Hit, Item, design_batch, opaque_item_id
-from blimpgen.validate.page import DEFAULT_TITLE, fill, hit_values, placeholders, question_xml, render_page
+from blimpgen.validate.page import (
+    DEFAULT_TITLE,
+    PageText,
+    fill,
+    hit_values,
+    placeholders,
+    question_xml,
+    render_page,
+)
 from blimpgen.validate.properties import HitProperties, estimate_cost
 
 KEY_COLUMNS = (
@@ -166,6 +174,7 @@ def write_batch(
     questions: bool = False,
     force: bool = False,
     title: str = DEFAULT_TITLE,
+    page: PageText | None = None,
 ) -> WrittenBatch:
     """Sample pairs from ``data`` and write an MTurk-ready batch folder.
 
@@ -177,6 +186,8 @@ def write_batch(
         questions: also write ``questions/<hit>.xml`` HTMLQuestion documents (for the API).
         force: replace an existing batch in ``out`` (its answer key is lost).
         title: the heading on the HIT page.
+        page: instructions, consent and requester contact for the page; the estimated time and
+            the reward shown beside them come from ``properties``.
 
     Raises:
         DataError: bad data.
@@ -193,8 +204,9 @@ def write_batch(
     pairs = [pair for path in data_files(data) for pair in read_pairs(path)]
     design = with_opaque_ids(design_batch(pairs, options), secrets.token_bytes(32))
     properties = (properties or HitProperties()).with_reward(design.slots)
-    layout = render_page(design.slots, standalone=False, title=title)
-    standalone = render_page(design.slots, standalone=True, title=title)
+    text = replace(page or PageText(), seconds=properties.seconds(design.slots), reward=properties.reward)
+    layout = render_page(design.slots, standalone=False, title=title, text=text)
+    standalone = render_page(design.slots, standalone=True, title=title, text=text)
     header = placeholders(layout)
     rows = [hit_values(hit) for hit in design.hits]
     if set(header) != set(rows[0]):  # the template and hit_values must agree, always
@@ -208,12 +220,12 @@ def write_batch(
         write_text(tmp / PAGE_FILE, standalone)
         write_csv(tmp / BATCH_FILE, header, ([row[name] for name in header] for row in rows))
         write_csv(tmp / KEY_FILE, KEY_COLUMNS, (key_row(hit, item) for hit in design.hits for item in hit.items))
-        write_text(tmp / PROPERTIES_FILE, json.dumps(_properties_json(design, properties, cost), indent=2) + "\n")
+        write_text(tmp / PROPERTIES_FILE, json.dumps(_properties_json(design, properties, cost, text), indent=2) + "\n")
         for hit, row in zip(design.hits, rows, strict=True):
-            page = fill(standalone, row)
-            write_text(tmp / "preview" / f"{hit.code}.html", page)
+            filled = fill(standalone, row)
+            write_text(tmp / "preview" / f"{hit.code}.html", filled)
             if questions:
-                write_text(tmp / "questions" / f"{hit.code}.xml", question_xml(page))
+                write_text(tmp / "questions" / f"{hit.code}.xml", question_xml(filled))
     return WrittenBatch(folder=out, design=design, properties=properties, cost=cost)
 
 
@@ -346,7 +358,7 @@ def _read_key(path: Path) -> dict[str, Hit]:
     return hits
 
 
-def _properties_json(design: Design, properties: HitProperties, cost: dict[str, Any]) -> dict[str, Any]:
+def _properties_json(design: Design, properties: HitProperties, cost: dict[str, Any], page: PageText) -> dict[str, Any]:
     options = design.options
     return {
         "Title": properties.title,
@@ -373,6 +385,7 @@ def _properties_json(design: Design, properties: HitProperties, cost: dict[str, 
             "hits": len(design.hits),
             "hourly_wage": str(properties.hourly_wage),
             "cost": cost,
+            "page": page.to_json(),
             "posting": posting_plan(design.tag, design.hits),
         },
     }

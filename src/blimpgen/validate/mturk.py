@@ -60,7 +60,7 @@ def post_batch(batch_folder: Path | str, *, sandbox: bool = True, client: Any = 
 
     Raises:
         DataError: missing question files or a damaged batch.
-        OptionError: a batch already posted there.
+        OptionError: a batch already posted there, or one whose page names no requester contact.
         ServiceError: too little balance.
     """
     batch = load_batch(batch_folder)
@@ -74,8 +74,13 @@ def post_batch(batch_folder: Path | str, *, sandbox: bool = True, client: Any = 
     missing = [str(path) for path in questions.values() if not path.is_file()]
     if missing:
         raise DataError(f"{missing[0]}: no HTMLQuestion file; write the batch with --questions to post it")
-    client = client or make_client(sandbox)
     props = batch.properties
+    if not (props.get("blimpgen", {}).get("page") or {}).get("contact"):
+        raise OptionError(
+            f"{batch.folder}: the HIT page names no requester contact; write the batch again with "
+            "`blimpgen validate batch ... --contact 'NAME <EMAIL>'` before posting it"
+        )
+    client = client or make_client(sandbox)
     if not sandbox:
         balance = Decimal(client.get_account_balance()["AvailableBalance"])
         needed = Decimal(props["blimpgen"]["cost"]["total"])

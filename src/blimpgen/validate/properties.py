@@ -34,6 +34,8 @@ class HitProperties:
         locales: ISO country codes workers must be in (``US`` by default).
         min_approval_rate: lowest lifetime approval percentage.
         min_approved_hits: fewest approved HITs.
+        minutes: the estimated time of one assignment; None: 60 s + 8 s per question
+            (:func:`estimated_seconds`). It sets the default reward and is shown on the page.
     """
 
     reward: Decimal | None = None
@@ -47,6 +49,7 @@ class HitProperties:
     locales: tuple[str, ...] = ("US",)
     min_approval_rate: int = 98
     min_approved_hits: int = 1000
+    minutes: float | None = None
 
     def __post_init__(self) -> None:
         for name, value in (("reward", self.reward), ("hourly-wage", self.hourly_wage)):
@@ -61,12 +64,21 @@ class HitProperties:
             raise OptionError(f"hourly-wage must be positive, got {self.hourly_wage}")
         if not 0 <= self.min_approval_rate <= 100:
             raise OptionError(f"min-approval-rate is a percentage (0-100), got {self.min_approval_rate}")
+        if self.minutes is not None and not 0 < self.minutes <= self.assignment_duration_seconds / 60:
+            raise OptionError(
+                f"minutes must be positive and within the assignment duration "
+                f"({self.assignment_duration_seconds // 60} minutes), got {self.minutes}"
+            )
+
+    def seconds(self, n_items: int) -> float:
+        """The estimated time of one assignment of ``n_items`` questions, in seconds."""
+        return 60 * self.minutes if self.minutes is not None else estimated_seconds(n_items)
 
     def with_reward(self, n_items: int) -> HitProperties:
         """These properties with ``reward`` filled in from ``hourly_wage`` when it is unset."""
         if self.reward is not None:
             return self
-        return replace(self, reward=suggest_reward(n_items, self.hourly_wage))
+        return replace(self, reward=suggest_reward(n_items, self.hourly_wage, seconds=self.seconds(n_items)))
 
     def qualification_requirements(self) -> list[dict[str, Any]]:
         """The ``QualificationRequirements`` list, in boto3's ``create_hit_type`` shape."""
@@ -98,8 +110,23 @@ class HitProperties:
         return requirements
 
 
+def estimated_seconds(n_items: int, seconds_per_item: float = 8.0, overhead_seconds: float = 60.0) -> float:
+    """The expected time of one assignment: reading the page and the practice item, then each question.
+
+    Args:
+        n_items: questions per HIT.
+        seconds_per_item: expected time per question.
+        overhead_seconds: reading instructions, consent and the practice item.
+    """
+    return overhead_seconds + seconds_per_item * n_items
+
+
 def suggest_reward(
-    n_items: int, hourly_wage: Decimal, seconds_per_item: float = 8.0, overhead_seconds: float = 60.0
+    n_items: int,
+    hourly_wage: Decimal,
+    seconds_per_item: float = 8.0,
+    overhead_seconds: float = 60.0,
+    seconds: float | None = None,
 ) -> Decimal:
     """A reward that pays ``hourly_wage`` for the expected time, rounded up to the cent.
 
@@ -108,9 +135,10 @@ def suggest_reward(
         hourly_wage: dollars per hour to aim for.
         seconds_per_item: expected time per question.
         overhead_seconds: reading instructions and the practice item.
+        seconds: the expected time, when known otherwise (replaces the two above).
     """
-    seconds = Decimal(str(overhead_seconds + seconds_per_item * n_items))
-    return max(CENT, (hourly_wage * seconds / 3600).quantize(CENT, rounding=ROUND_CEILING))
+    expected = seconds if seconds is not None else estimated_seconds(n_items, seconds_per_item, overhead_seconds)
+    return max(CENT, (hourly_wage * Decimal(str(expected)) / 3600).quantize(CENT, rounding=ROUND_CEILING))
 
 
 def fee_per_assignment(reward: Decimal, assignments_per_hit: int) -> Decimal:

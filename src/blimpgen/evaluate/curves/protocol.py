@@ -77,6 +77,7 @@ class Curve:
     weights: dict[int, float]
     skipped: tuple[int, ...] = ()
     notes: tuple[str, ...] = ()
+    majority: float | None = None  # the held-out items' majority-answer baseline (a constant guess)
 
     def points(self) -> list[dict[str, Any]]:
         """Per size: the seeds' accuracies, their mean, standard deviation and maximum."""
@@ -113,6 +114,7 @@ class Curve:
             "train_items": self.train_items,
             "eval_items": self.eval_items,
             "chance": self.chance,
+            "majority": self.majority,
             "zero_shot": self.zero_shot,
             **self.summary(),
             "weights": {str(n): w for n, w in self.weights.items()},

@@ -30,6 +30,7 @@ from blimpgen.evaluate.curves.protocol import (
     weights_for,
 )
 from blimpgen.evaluate.curves.qa import QATrainer
+from blimpgen.evaluate.metrics import majority_baseline
 from blimpgen.evaluate.scoring.scorers.hf_masked import (
     load_masked_lm,
     load_masked_lm_tokenizer,
@@ -48,11 +49,12 @@ def run_curve(
     seeds: Sequence[int],
     options: TrainOptions,
     progress: Callable[[str], None] | None = None,
+    majority: float | None = None,
 ) -> Curve:
     """One learning curve: for each N that fits and each seed, train on the first N items of a
     seeded shuffle, then score the held-out items. ``trainer`` is a :class:`HeadTrainer` (MC-MLM)
     or a :class:`~blimpgen.evaluate.curves.qa.QATrainer` (MC-QA), ``train`` and ``held_out`` what
-    its ``encode`` made.
+    its ``encode`` made; ``majority`` the held-out items' majority-answer baseline, recorded beside chance.
 
     Raises:
         DataError: when no size fits the training set.
@@ -100,7 +102,14 @@ def run_curve(
         {n: weights[n] / total for n in ran},
         skipped,
         tuple(notes),
+        majority,
     )
+
+
+def _majority(items: Sequence[ProbeItem], prepared: PreparedItems | Sequence[ProbeItem]) -> float | None:
+    """The majority-answer baseline of the held-out items that are scored (MC-MLM drops some)."""
+    kept = set(prepared.kept) if isinstance(prepared, PreparedItems) else None
+    return majority_baseline((item.answer, item.candidates) for item in items if kept is None or item.item_id in kept)
 
 
 def learning_curve(
@@ -218,14 +227,18 @@ def learning_curve(
         else HeadTrainer(model, tokenizer, model_name_or_path)
     )
     sets = {label: (trainer.encode(train), trainer.encode(held)) for label, (train, held) in prepared.items()}
+    held_items = {"language": eval_items, **{label: held for label, (_, held) in every.items()}}
+    majority = {label: _majority(held_items[label], prepared[label][1]) for label in sets}
     curves = {
-        label: run_curve(trainer, label, train, held, sizes, seeds, options, progress)
+        label: run_curve(trainer, label, train, held, sizes, seeds, options, progress, majority[label])
         for label, (train, held) in sets.items()
     }
     linear_curve = None
     if linear:
         trainer.use("linear")
-        linear_curve = run_curve(trainer, "language (LINEAR)", *sets["language"], sizes, seeds, options, progress)
+        linear_curve = run_curve(
+            trainer, "language (LINEAR)", *sets["language"], sizes, seeds, options, progress, majority["language"]
+        )
         trainer.use("mlp")
     settings = {
         "protocol": protocol,

@@ -1,6 +1,6 @@
 """Combine evaluation result folders (``blimpgen report``): a models x phenomena table and figures.
 
-Each folder is what ``blimpgen eval --out`` wrote (``results.json`` and the records file); a
+Each folder is what ``blimpgen eval -o`` wrote (``results.json`` and the records file); a
 model is labelled by its folder's name. ``records.types.result_type`` says which record type a
 ``results.json`` is about, and that type's task (:data:`blimpgen.evaluate.tasks.TASKS`) says
 how it is tabulated and drawn (:meth:`~blimpgen.evaluate.tasks.base.EvalTask.report_table`,
@@ -44,7 +44,7 @@ def load_result(folder: str | Path) -> ModelResult:
     folder = Path(folder)
     path = folder / "results.json"
     if not os.path.lexists(path):
-        raise DataError(f"{folder}: no results.json here; pass folders written by `blimpgen eval --out`")
+        raise DataError(f"{folder}: no results.json here; pass folders written by `blimpgen eval -o`")
     name = str(path)
     text = read_text(path, name, max_bytes=MAX_RESULTS_BYTES, what="a results.json")
     try:
@@ -59,7 +59,7 @@ def load_result(folder: str | Path) -> ModelResult:
     for key in ("options", "overall", "phenomena", task.groups_key):
         if key not in data:
             raise DataError(
-                f"not a blimpgen results file: no {key!r}; pass folders written by `blimpgen eval --out`", name, key=key
+                f"not a blimpgen results file: no {key!r}; pass folders written by `blimpgen eval -o`", name, key=key
             )
         if not isinstance(data[key], dict):
             raise DataError(
@@ -169,20 +169,26 @@ def _accuracy(value: object, name: str, line: int, key: str) -> float:
     raise DataError(f"cannot read human accuracies: {value!r} is not a number", name, line, key)
 
 
+# -o/--output: the suffix picks the table's format; any other suffix is CSV, as it always was
+TABLE_FORMATS = {".md": "markdown", ".markdown": "markdown", ".tex": "latex"}
+
+
 def run_report(
     folders: Sequence[str | Path],
     plots: str | Path | None = None,
     human: str | Path | None = None,
-    out: str | Path | None = None,
+    out: str | Path | Sequence[str | Path] | None = None,
     metric: str | None = None,
 ) -> str:
-    """Read result folders, optionally save the table as CSV and draw figures; return the table text.
+    """Read result folders, optionally save the table and draw figures; return the table text.
 
     Args:
         folders: result folders, all about one record type.
         plots: folder for the figures.
         human: human accuracies per paradigm (per suite for probes).
-        out: CSV file for the table.
+        out: file(s) for the table, the suffix picking the format: ``.md`` or ``.tex`` (BLiMP's
+            Table 3, :mod:`.paper`: models x phenomena, overall first, the human row last), any
+            other (``.csv``) the printed table as CSV (phenomena x models).
         metric: for results with several metrics (probes): the one to report (default ``mc_accuracy``).
 
     Raises:
@@ -190,9 +196,10 @@ def run_report(
         OptionError: for folders about different record types, a metric the results do not have,
             or an ``out`` that is one of the files read.
     """
-    if out:  # the table's CSV must not replace what the report reads
-        refuse_inputs(
-            out,
+    outputs = [Path(out)] if isinstance(out, (str, Path)) else [Path(path) for path in out or ()]
+    for path in outputs:
+        refuse_inputs(  # the table must not replace what the report reads
+            path,
             {
                 "RESULTS": [Path(f) / name for f in folders for name in ("results.json", "pairs.jsonl", "items.jsonl")],
                 "--human": [human] if human else [],
@@ -212,11 +219,33 @@ def run_report(
     task = tasks[0]
     views, header, rows, note = task.report_table(results, metric)
     human_accuracy = read_human(human) if human else None
-    if out:
-        with atomic_writer(out) as handle:
-            handle.write(csv_text(header, rows))  # model labels and phenomena neutralised as formulas
+    tables = []
+    for path in outputs:
+        text = _table_text(path.suffix.lower(), header, rows, views, human_accuracy, note.strip())
+        with atomic_writer(path) as handle:
+            handle.write(text)
+        tables.append(path)
     text = format_grid(header, rows) + note
+    text += "".join(f"\ntable: {path}" for path in tables)
     if plots:
         written = task.report_figures(views, plots, human_accuracy, metric)
         text += "\n" + "\n".join(f"figure: {path}" for path in written)
     return text
+
+
+def _table_text(
+    suffix: str,
+    header: list[str],
+    rows: list[list[object]],
+    views: Sequence[ModelResult],
+    human: dict[str, float] | None,
+    note: str,
+) -> str:
+    """The table in the format ``suffix`` names (``note``: what the report says under its table)."""
+    from blimpgen.evaluate.reporting import paper
+
+    kind = TABLE_FORMATS.get(suffix)
+    if kind is None:
+        return csv_text(header, rows)  # model labels and phenomena neutralised as formulas
+    table = paper.paper_table(views, human, note)
+    return paper.render_markdown(table) if kind == "markdown" else paper.render_latex(table)

@@ -13,8 +13,9 @@ Nothing here imports torch; model families live in ``blimpgen.evaluate.scoring.s
 
 from __future__ import annotations
 
+import contextlib
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -109,6 +110,12 @@ def blank_continuation(left: str, option: str) -> Query:
     return Query(context, left[len(context) :] + option)
 
 
+# Progress of a staged call is reported as this many parts of the whole (Scorer.stage).
+STAGE_RESOLUTION = 10_000
+# Queries per reported batch for scorers that score one query at a time (n-gram, unigram).
+QUERY_BATCH = 500
+
+
 class Scorer(ABC):
     """One model family: turns queries into per-token log-probabilities.
 
@@ -127,6 +134,44 @@ class Scorer(ABC):
         """Tell the runner that ``done`` of the ``total`` batches of the current call are scored."""
         if self.batch_hook is not None:
             self.batch_hook(done, total)
+
+    @contextlib.contextmanager
+    def stage(self, begin: float, end: float) -> Iterator[None]:
+        """Within the block, batches reported count as the share ``begin``..``end`` of the current call.
+
+        A call that runs several passes (a probe chunk: blank queries, then sentences; a causal
+        cloze: option scores, then the next-token distribution) gives each pass its stage, so
+        progress moves forward through all of them instead of restarting with each pass.
+        """
+        outer = self.batch_hook
+        if outer is None:
+            yield
+            return
+
+        def hook(done: int, total: int) -> None:
+            share = begin + (end - begin) * done / max(1, total)
+            outer(round(share * STAGE_RESOLUTION), STAGE_RESOLUTION)
+
+        self.batch_hook = hook
+        try:
+            yield
+        finally:
+            self.batch_hook = outer
+
+    def report_queries(
+        self, queries: Sequence[Any], batch: int, step: Callable[[Sequence[Any]], list[Any]]
+    ) -> list[Any]:
+        """Run ``step`` on ``batch`` queries at a time, reporting each batch; return the results in order.
+
+        For scorers without batches of their own (n-gram, unigram), so that their progress
+        moves per :data:`QUERY_BATCH` queries rather than once per chunk of thousands of pairs.
+        """
+        out: list[Any] = []
+        total = max(1, -(-len(queries) // batch))
+        for done, begin in enumerate(range(0, len(queries), batch), 1):
+            out += step(queries[begin : begin + batch])
+            self.report_batch(done, total)
+        return out
 
     @classmethod
     def place(cls, options: dict[str, Any], local_rank: int) -> dict[str, Any]:

@@ -131,15 +131,21 @@ def score_chunk(scorer: Scorer, plan: ChunkPlan, top_k: int) -> ChunkScores:
     blanks: list[BlankScores] = [BlankScores(())] * len(plan.blank_queries)
     owner = {i: item for item in plan.items for i, _ in item.cells.values()}
     owner.update({item.top[0]: item for item in plan.items if item.top is not None})
-    for wanted, k in ((False, 0), (True, top_k)):
-        asked = [i for i in range(len(plan.blank_queries)) if (i in with_top) == wanted]
+    passes = [[i for i in range(len(plan.blank_queries)) if (i in with_top) == wanted] for wanted in (False, True)]
+    # progress: each pass is a stage of the chunk, weighed by its queries (options count for blanks)
+    weights = [sum(len(plan.blank_queries[i].options) for i in asked) for asked in passes] + [len(plan.sentences)]
+    bounds = [sum(weights[:k]) / max(1, sum(weights)) for k in range(len(weights) + 1)]
+    for stage, (asked, k) in enumerate(zip(passes, (0, top_k))):
         try:
-            answered = scorer.blank([plan.blank_queries[i] for i in asked], k) if asked else []
+            with scorer.stage(bounds[stage], bounds[stage + 1]):
+                answered = scorer.blank([plan.blank_queries[i] for i in asked], k) if asked else []
         except QueryError as exc:
             raise owner[asked[exc.index]].error(exc.problem, "its context") from None
         for i, scores in zip(asked, answered):
             blanks[i] = scores
-    return ChunkScores(blanks, _score_sentences(scorer, plan))
+    with scorer.stage(bounds[2], bounds[3]):
+        sentences = _score_sentences(scorer, plan)
+    return ChunkScores(blanks, sentences)
 
 
 def _score_sentences(scorer: Scorer, plan: ChunkPlan) -> list[float]:

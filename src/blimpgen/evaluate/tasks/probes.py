@@ -381,8 +381,9 @@ class ProbeTask(EvalTask[ChunkPlan]):
     def report_figures(
         cls, results: Sequence[ModelResult], folder: str | Path, human: dict[str, float] | None, metric: str | None
     ) -> list[Path]:
-        """Bars by phenomenon and by suite, and the correlation of suite accuracies, of one metric."""
-        from blimpgen.evaluate.reporting.figures import draw_probe_figures
+        """Bars by phenomenon and by suite (multiple choice: with chance and majority-answer baselines),
+        and the correlation of suite accuracies, of one metric."""
+        from blimpgen.evaluate.reporting.probe_figures import draw_probe_figures
 
         return draw_probe_figures(results, folder, human, metric or "mc_accuracy")
 

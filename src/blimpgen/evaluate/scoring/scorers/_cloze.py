@@ -33,9 +33,12 @@ def causal_blank(scorer: Any, queries: Sequence[BlankQuery], top_k: int = 0) -> 
     ``top`` and ``ranks`` stay empty for a query with no left context when the scorer
     prepends no BOS token (there is nothing to predict from).
     """
-    scored = Scorer.blank(scorer, queries)
     if top_k <= 0:
-        return scored
+        return Scorer.blank(scorer, queries)
+    options = sum(len(query.options) for query in queries)
+    share = options / max(1, options + len(queries))  # the option pass, then one row per context
+    with scorer.stage(0.0, share):
+        scored = Scorer.blank(scorer, queries)
     contexts: dict[str, tuple[int, ...]] = {}
     option_ids: list[list[int | None]] = []  # per query and option: its id when it is one token
     wanted: dict[str, set[int]] = {}
@@ -52,7 +55,8 @@ def causal_blank(scorer: Any, queries: Sequence[BlankQuery], top_k: int = 0) -> 
             singles.append(text[0] if len(text) == 1 else None)
         option_ids.append(singles)
         wanted.setdefault(context, set()).update(i for i in singles if i is not None)
-    found = _next_token(scorer, contexts, wanted, top_k)
+    with scorer.stage(share, 1.0):
+        found = _next_token(scorer, contexts, wanted, top_k)
     out = []
     for query, scores, singles in zip(queries, scored, option_ids):
         context = query.left.rstrip()
@@ -74,15 +78,18 @@ def _next_token(
     pad = scorer.tokenizer.pad_token_id if scorer.tokenizer.pad_token_id is not None else 0
     vocabulary = max(1, getattr(scorer.model.config, "vocab_size", None) or len(scorer.tokenizer))
     found: dict[str, tuple[tuple[str, ...], dict[int, int]]] = {}
+    spans, start = [], 0
+    while start < len(names):
+        end = start + 1
+        while end < len(names):
+            rows, width = end - start + 1, len(contexts[names[end]])  # length-sorted: last is longest
+            if rows * width > scorer.batch_tokens or rows * width * vocabulary > LOGITS_BUDGET:
+                break
+            end += 1
+        spans.append((start, end))
+        start = end
     with torch.inference_mode():
-        start = 0
-        while start < len(names):
-            end = start + 1
-            while end < len(names):
-                rows, width = end - start + 1, len(contexts[names[end]])  # length-sorted: last is longest
-                if rows * width > scorer.batch_tokens or rows * width * vocabulary > LOGITS_BUDGET:
-                    break
-                end += 1
+        for done, (start, end) in enumerate(spans, 1):
             batch = names[start:end]
             width = len(contexts[batch[-1]])
             ids = torch.full((len(batch), width), pad, dtype=torch.long)
@@ -98,5 +105,5 @@ def _next_token(
                 row = logprobs[r]
                 ranks = {i: 1 + int((row > row[i]).sum().item()) for i in wanted[name]}
                 found[name] = (tuple(scorer.tokenizer.decode([i]).strip() for i in top_ids[r]), ranks)
-            start = end
+            scorer.report_batch(done, len(spans))
     return found

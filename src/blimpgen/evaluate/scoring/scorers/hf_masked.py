@@ -319,17 +319,20 @@ class MaskedLMScorer(TorchScorer):
         pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
         step = max(1, (1 << 26) // max(1, self.model.config.vocab_size))  # bounds rows x V logits held at once
         out: dict[int, BlankScores] = {}  # query index -> its scores
+        spans, start = [], 0
+        while start < len(order):
+            # length-sorted, so the last context of a batch is its longest
+            end = start + 1
+            while (
+                end < len(order)
+                and end - start < step
+                and (end - start + 1) * len(rows[order[end]][0]) <= self.batch_tokens
+            ):
+                end += 1
+            spans.append((start, end))
+            start = end
         with torch.inference_mode():
-            start = 0
-            while start < len(order):
-                # length-sorted, so the last context of a batch is its longest
-                end = start + 1
-                while (
-                    end < len(order)
-                    and end - start < step
-                    and (end - start + 1) * len(rows[order[end]][0]) <= self.batch_tokens
-                ):
-                    end += 1
+            for done, (start, end) in enumerate(spans, 1):
                 batch = order[start:end]
                 width = len(rows[batch[-1]][0])
                 ids = torch.full((len(batch), width), pad, dtype=torch.long)
@@ -350,7 +353,7 @@ class MaskedLMScorer(TorchScorer):
                         values = row[wanted]
                         ranks = 1 + (row.unsqueeze(0) > values.unsqueeze(1)).sum(dim=1)
                         out[index] = BlankScores(tuple(values.tolist()), top, tuple(ranks.tolist()))
-                start = end
+                self.report_batch(done, len(spans))
         return [out[index] for index in range(len(queries))]  # every query asks in one context
 
     def _blank_rows(self, contexts: Sequence[tuple[str, str]]) -> list[tuple[list[int], int]]:

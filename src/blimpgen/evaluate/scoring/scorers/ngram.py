@@ -21,7 +21,7 @@ from typing import IO, Any
 
 from blimpgen._io import decode, read_text
 from blimpgen.errors import DataError, ModelLoadError, OptionError
-from blimpgen.evaluate.scoring.base import Query, Scorer, TokenScores
+from blimpgen.evaluate.scoring.base import QUERY_BATCH, Query, Scorer, TokenScores
 from blimpgen.evaluate.scoring.scorers.unigram import read_corpus_lines, word_tokenize
 
 BOS, EOS, UNK = "<s>", "</s>", "<unk>"
@@ -409,6 +409,9 @@ class NgramScorer(Scorer):
         return self.model.words(text, self.lowercase)
 
     def score(self, queries: Sequence[Query]) -> list[TokenScores]:
+        return self.report_queries(queries, QUERY_BATCH, self._score)
+
+    def _score(self, queries: Sequence[Query]) -> list[TokenScores]:
         out = []
         for query in queries:
             history = [BOS] * (self.model.order - 1) + self.tokenize(query.context)

@@ -16,7 +16,7 @@ from typing import Any
 
 from blimpgen._io import decode, open_regular
 from blimpgen.errors import DataError, OptionError
-from blimpgen.evaluate.scoring.base import Query, Scorer, TokenScores
+from blimpgen.evaluate.scoring.base import QUERY_BATCH, Query, Scorer, TokenScores
 
 _WORD = re.compile(r"\w+(?:['’]\w+)*|[^\w\s]")
 
@@ -98,6 +98,9 @@ class UnigramScorer(Scorer):
         return word_tokenize(text, self.lowercase)
 
     def score(self, queries: Sequence[Query]) -> list[TokenScores]:
+        return self.report_queries(queries, QUERY_BATCH, self._score)
+
+    def _score(self, queries: Sequence[Query]) -> list[TokenScores]:
         out = []
         for query in queries:
             tokens = tuple(self.tokenize(query.text))
